@@ -1,0 +1,100 @@
+"""The one exception type and the table of every stable error code.
+
+`ERRORS` is the registry: every code the tool can put in an error envelope, with its
+one-line meaning. `docs/errors.md` is generated from it and a test keeps the two in sync.
+"""
+
+from __future__ import annotations
+
+ERRORS: dict[str, str] = {
+    # Protocol conformance (SPEC §1.3); doctor reports these as findings.
+    "PROTOCOL_NONCONFORMANT": "The corpus does not conform to Protocol V2; detail lists the codes.",
+    "MISSING_REQUIRED_PATH": "A file or folder that Protocol V2 requires is missing.",
+    "REQUIRED_PATH_LINK": "A required path is a symbolic link or not a regular file/folder.",
+    "INVALID_ENCODING": "A corpus document is not strict UTF-8.",
+    "MISSING_METADATA": "A required metadata key is missing.",
+    "INVALID_METADATA": "A metadata value is invalid, duplicated or outside its enumeration.",
+    "MISSING_SECTION": "A required section heading is missing.",
+    "DUPLICATE_SECTION": "A required section heading occurs more than once.",
+    "SECTION_ORDER": "Required sections are not in the protocol order.",
+    "PROJECT_ID_MISMATCH": "Project IDs differ between PROJECT, STATUS, policy or a document.",
+    "ROLE_OVERLAP": "PROJECT holds STATUS sections or STATUS holds PROJECT sections.",
+    "PROJECT_ABSOLUTE_ROOT": "PROJECT pins an absolute machine path as its root.",
+    "GENERATED_VIEW_UNMARKED": "A generated view lacks the NON_AUTHORITATIVE_VIEW marker.",
+    # Policy (SPEC §1.4)
+    "POLICY_PARSE": "policy.toml is not UTF-8 or not valid TOML.",
+    "POLICY_UNKNOWN_KEY": "policy.toml has a key or table the protocol does not define.",
+    "POLICY_SCHEMA": "policy.toml misses a table, has a wrong type or duplicate entries.",
+    "POLICY_VERSION": "policy_version is not \"2.0\".",
+    "POLICY_PROJECT_ID": "policy project_id is not a valid project ID.",
+    "POLICY_PROFILE": "profile is not READ_ONLY, SAFE_EDIT or MAINTAINER.",
+    "POLICY_CAPABILITY": "A capability name is malformed.",
+    "POLICY_PROFILE_CAPABILITY": "A capability is outside the profile's capability set.",
+    "POLICY_SCOPE": "A scope pattern is empty, untrimmed, absolute or has a bad component.",
+    "POLICY_WRITE_REQUIREMENTS": "Write scopes need all three requirements set to true.",
+    # Snapshot (SPEC §2)
+    "CONTEXT_ROOT": "ROOT is not an existing directory.",
+    "CONTEXT_SCOPE": "PROJECT.md and STATUS.md must both be inside the read scope.",
+    "CONTEXT_LIMIT": "A size or count limit was exceeded; detail names the limit.",
+    "CONTEXT_PROJECT_ID": "PROJECT.md has no valid Project-ID.",
+    "SOURCE_LINK": "A candidate source is a link or a special file.",
+    "SOURCE_ENCODING": "A source is not strict UTF-8.",
+    # Index (SPEC §4)
+    "INDEX_PATH": "The index path is not a .sqlite3 file directly inside .project-corpus/cache/.",
+    "INDEX_MISSING": "The index file does not exist; run `context build`.",
+    "INDEX_CORRUPT": "The index is not a readable SQLite file with the expected tables.",
+    "INDEX_SCHEMA_MISMATCH": "The index was written with another index schema version.",
+    "INDEX_PROJECT_MISMATCH": "The index belongs to another project.",
+    "INDEX_STALE": "A scoped source was added, removed or changed since the index was built.",
+    # Retrieval and bundles (SPEC §5, §6)
+    "QUERY_EMPTY": "The query has no word character.",
+    "QUERY_LIMIT": "--limit must be an integer from 1 to 100.",
+    "BUDGET_INVALID": "max_tokens must be an integer from 80 to 20,000.",
+    "BUNDLE_LIMIT": "Even the mandatory summaries do not fit the 65,536-byte envelope.",
+    "BUNDLE_HASH": "The bundle's hash does not verify (tampered or malformed bundle).",
+    "BUNDLE_SIZE": "The bundle's serialized_bytes does not match or exceeds the envelope bound.",
+    "CONSUMER_INVALID": "The consumer ID must be 1 to 128 characters, not blank.",
+    "RECEIPT_ITEMS": "Delivered item IDs must be unique IDs of the bundle's items.",
+    # Candidates (SPEC §7)
+    "CANDIDATE_SCHEMA": "A candidate has missing, extra or wrongly typed keys.",
+    "CANDIDATE_PROJECT": "A candidate names another project.",
+    "CANDIDATE_ID": "A candidate ID does not match the ID grammar.",
+    "CANDIDATE_KIND": "A candidate kind is not one of the six kinds.",
+    "CANDIDATE_STATEMENT": "A candidate statement is blank or longer than 4,000 characters.",
+    "CANDIDATE_TIME": "created_at is not a real UTC time YYYY-MM-DDTHH:MM:SSZ.",
+    "CANDIDATE_EVIDENCE": "A source ref does not match a scoped source, its hash or its lines.",
+    # Evaluation (SPEC §9)
+    "EVAL_SCHEMA": "The evaluation dataset has a wrong type, unknown key or too many cases.",
+    # Inputs, configuration, CLI (SPEC §8, §10)
+    "CONTEXT_INPUT_PATH": "A JSON input is not a regular, non-linked file inside ROOT of at most 1 MiB.",
+    "CONTEXT_INPUT_JSON": "A JSON input is not strict UTF-8 JSON.",
+    "CONFIG_INVALID": "The lint configuration is invalid.",
+    "OUTPUT_PATH": "The --output file cannot be written.",
+    "USAGE_ERROR": "The command line is invalid.",
+    "INTERNAL_ERROR": "An unexpected internal error (a bug); please report it.",
+    # Trust grants and MCP (SPEC §11)
+    "TRUST_PATH": "The trust grant path is inside the project or otherwise unusable.",
+    "TRUST_MISSING": "The trust grant file does not exist.",
+    "TRUST_INVALID": "The trust grant file is malformed.",
+    "TRUST_CAPABILITY": "A capability is outside the runtime hard limits.",
+    "TRUST_PROJECT": "The trust grant names another project.",
+    "TRUST_POLICY_DRIFT": "policy.toml changed since the trust grant was made.",
+    "TRUST_ROOT_CHANGED": "The project root is not the directory the grant was made for.",
+    "TRUST_DENIED": "A capability needed by this call is not effective.",
+    "MCP_UNAVAILABLE": "The optional `mcp` extra is not installed.",
+}
+
+
+class ContextError(Exception):
+    """A stable, user-facing failure: a code from `ERRORS`, a detail and an optional hint."""
+
+    def __init__(self, code: str, detail: str = "", hint: str | None = None) -> None:
+        if code not in ERRORS:
+            raise ValueError(f"unregistered error code {code!r}")
+        super().__init__(f"{code}: {detail}")
+        self.code = code
+        self.detail = detail
+        self.hint = hint
+
+    def envelope(self) -> dict[str, object]:
+        return {"ok": False, "error": self.code, "detail": self.detail, "hint": self.hint}

@@ -1,0 +1,198 @@
+"""Plain records shared by every part of the tool.
+
+Everything here is immutable data. Behaviour lives in module-level functions elsewhere:
+`protocol` parses documents, `snapshot.collect` builds a `Corpus`, `items` cuts sources into
+`Item`s, `index` stores provenance, `retrieval` ranks items.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import NamedTuple
+
+FRESHNESS_REQUIREMENT = "READ_PRIMARY_SOURCE_BEFORE_AUTHORITY_CLAIM"
+INDEX_SCHEMA_VERSION = "1"
+
+STATE_DIR = ".project-corpus/state"
+PROJECT_PATH = ".project-corpus/state/PROJECT.md"
+STATUS_PATH = ".project-corpus/state/STATUS.md"
+SOURCE_ROOTS = {
+    ".project-corpus/state": "state",
+    ".project-corpus/tasks": "task",
+    ".project-corpus/reports": "report",
+    ".project-corpus/history": "history",
+}
+
+
+class MetaLine(NamedTuple):
+    """One `Key: value` line of a document's metadata block."""
+
+    key: str
+    value: str
+    line: int
+
+
+class Heading(NamedTuple):
+    """An ATX heading outside fenced code."""
+
+    level: int
+    title: str
+    line: int
+
+
+class Block(NamedTuple):
+    """A contiguous span of non-blank lines that becomes one or more items.
+
+    `kind` is one of: meta, heading, list, table, code, comment, paragraph.
+    `section` is the heading path (H2 and deeper, joined with " > "), `section_line` the
+    line of the heading that opened it (0 when none).
+    """
+
+    kind: str
+    line_start: int
+    line_end: int
+    section: str
+    section_line: int
+
+
+class Document(NamedTuple):
+    """A parsed Markdown document: its lines (1-based numbering is `index + 1`)."""
+
+    lines: tuple[str, ...]
+    meta: tuple[MetaLine, ...]
+    headings: tuple[Heading, ...]
+    blocks: tuple[Block, ...]
+
+    def meta_value(self, key: str) -> str | None:
+        """The value of the first metadata line with exactly this key."""
+        for entry in self.meta:
+            if entry.key == key:
+                return entry.value
+        return None
+
+
+class Finding(NamedTuple):
+    """A located problem found by the engine (conformance, links, supersession...).
+
+    `anchor` is the normalised text a fingerprint is computed from (not the line number),
+    so that a finding keeps its identity when unrelated edits move lines.
+    """
+
+    code: str
+    path: str
+    line: int
+    detail: str
+    anchor: str = ""
+
+
+class Source(NamedTuple):
+    """One scoped source document with its classification."""
+
+    path: str
+    sha256: str
+    size: int
+    source_type: str  # state | task | report | history
+    authority_class: str
+    temporal_status: str
+    timestamp: str | None  # normalised YYYY-MM-DDTHH:MM:SSZ
+    project_id: str  # the document's Project-ID, or the corpus project ID when it has none
+    foreign: bool  # a Task/Report naming another project
+    doc: Document
+
+    @property
+    def line_count(self) -> int:
+        return len(self.doc.lines)
+
+
+class Relation(NamedTuple):
+    """A `Supersedes:` line: source -> target, with its validity.
+
+    validity: "valid" (implies supersession), "invalid", "orphan" or "cyclic".
+    """
+
+    source: str
+    target: str
+    line: int
+    validity: str
+    detail: str
+
+
+class Item(NamedTuple):
+    """A contiguous span of non-blank lines inside one section, with provenance."""
+
+    item_id: str
+    project_id: str
+    text: str
+    source_path: str
+    source_sha256: str
+    source_type: str
+    authority_class: str
+    temporal_status: str
+    timestamp: str | None
+    section: str
+    section_line: int
+    line_start: int
+    line_end: int
+    kind: str  # the block kind it came from; not part of the public item schema
+
+    def as_dict(self) -> dict[str, object]:
+        """The public item fields (SPEC §3), `non_authoritative` included."""
+        return {
+            "item_id": self.item_id,
+            "project_id": self.project_id,
+            "text": self.text,
+            "source_path": self.source_path,
+            "source_sha256": self.source_sha256,
+            "source_type": self.source_type,
+            "authority_class": self.authority_class,
+            "temporal_status": self.temporal_status,
+            "timestamp": self.timestamp,
+            "section": self.section,
+            "section_line": self.section_line,
+            "line_start": self.line_start,
+            "line_end": self.line_end,
+            "non_authoritative": True,
+        }
+
+
+class Policy(NamedTuple):
+    """A parsed `policy.toml` (SPEC §1.4). Fields are best effort when findings exist."""
+
+    policy_version: str
+    project_id: str
+    profile: str
+    allow: tuple[str, ...]
+    read: tuple[str, ...]
+    write: tuple[str, ...]
+    requirements: dict[str, bool]
+    sha256: str
+
+
+class Corpus(NamedTuple):
+    """The scoped snapshot: everything a context command needs, read once.
+
+    With `collect(strict=False)` (the doctor's mode) `findings` holds the conformance and
+    link problems met on the way, and `project_id` may be "" when PROJECT is unusable.
+    `sources` includes foreign sources; `items` are of every source, foreign included
+    (retrieval filters by project).
+    """
+
+    root: Path
+    project_id: str
+    policy: Policy
+    sources: tuple[Source, ...]
+    items: tuple[Item, ...]
+    relations: tuple[Relation, ...]
+    snapshot_digest: str
+    active_task_id: str | None
+    active_path: str | None
+    last_verified_at: str | None
+    findings: tuple[Finding, ...]
+    by_path: dict[str, Source]  # the same sources, keyed by path
+
+    def source(self, path: str) -> Source | None:
+        return self.by_path.get(path)
+
+    def source_map(self) -> dict[str, str]:
+        """{path: sha256} over all scoped sources (the snapshot digest's input)."""
+        return {src.path: src.sha256 for src in self.sources}

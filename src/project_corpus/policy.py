@@ -1,0 +1,179 @@
+"""`policy.toml` parsing, validation and scope matching (SPEC §1.4). Pure functions."""
+
+from __future__ import annotations
+
+import fnmatch
+import hashlib
+import re
+import tomllib
+from collections.abc import Iterable
+
+from project_corpus.models import Finding
+from project_corpus.models import Policy
+
+POLICY_PATH = ".project-corpus/policy.toml"
+MAX_POLICY_BYTES = 1024 * 1024
+ID_RE = re.compile(r"^[a-z0-9][a-z0-9._-]{2,63}$")
+CAPABILITY_RE = re.compile(r"^[a-z][a-z0-9_.-]*$")
+
+BASE_CAPABILITIES = frozenset(
+    "corpus.read corpus.stat corpus.search corpus.timeline corpus.context corpus.validate "
+    "migration.plan audit.read git.status git.diff".split()
+)
+SAFE_EDIT_EXTRA = frozenset("state.update task.create report.create mcp.stdio".split())
+PROFILE_CAPABILITIES = {
+    "READ_ONLY": BASE_CAPABILITIES,
+    "SAFE_EDIT": BASE_CAPABILITIES | SAFE_EDIT_EXTRA,
+    "MAINTAINER": BASE_CAPABILITIES | SAFE_EDIT_EXTRA | {"migration.apply"},
+}
+TOP_LEVEL = ("policy_version", "project_id", "profile", "capabilities", "scopes", "requirements")
+TABLE_KEYS = {
+    "capabilities": ("allow",),
+    "scopes": ("read", "write"),
+    "requirements": ("expected_hash", "verified_readback", "audit_receipt"),
+}
+
+EMPTY_POLICY = Policy("", "", "", (), (), (), {}, "")
+
+
+def in_scope(path: str, scopes: Iterable[str]) -> bool:
+    """True when PATH matches a read scope: `prefix/**` is a literal prefix test, any other
+    scope a case-sensitive fnmatch pattern in which `*` also crosses `/`."""
+    for scope in scopes:
+        if scope.endswith("/**"):
+            if path.startswith(scope[:-2]):
+                return True
+        elif fnmatch.fnmatchcase(path, scope):
+            return True
+    return False
+
+
+def scope_problem(scope: str) -> str | None:
+    """Why a scope pattern is unusable, or None."""
+    if not scope or scope != scope.strip():
+        return "empty or untrimmed"
+    if "\\" in scope or ":" in scope:
+        return "contains `\\` or `:`"
+    if scope.startswith("/"):
+        return "absolute"
+    if any(part in ("", ".", "..") for part in scope.split("/")):
+        return "empty, `.` or `..` component"
+    return None
+
+
+def _line_of(text: str, key: str) -> int:
+    pattern = re.compile(rf"^\s*(\[\s*{re.escape(key)}\s*\]|{re.escape(key)}\s*=)")
+    for number, line in enumerate(text.split("\n"), start=1):
+        if pattern.match(line):
+            return number
+    return 1
+
+
+def parse_policy(data: bytes) -> tuple[Policy, list[Finding]]:
+    """Parse and validate policy.toml bytes; fields are best effort when findings exist."""
+    digest = hashlib.sha256(data).hexdigest()
+    try:
+        text = data.decode("utf-8")
+        raw = tomllib.loads(text)
+    except UnicodeDecodeError as exc:
+        return EMPTY_POLICY._replace(sha256=digest), [_f("POLICY_PARSE", 1, f"not UTF-8 at byte {exc.start}")]
+    except tomllib.TOMLDecodeError as exc:
+        return EMPTY_POLICY._replace(sha256=digest), [_f("POLICY_PARSE", 1, str(exc))]
+    findings: list[Finding] = []
+    _check_keys(raw, text, findings)
+    version = _string(raw, "policy_version", text, findings)
+    if version is not None and version != "2.0":
+        findings.append(_f("POLICY_VERSION", _line_of(text, "policy_version"), version))
+    project_id = _string(raw, "project_id", text, findings)
+    if project_id is not None and not ID_RE.match(project_id):
+        findings.append(_f("POLICY_PROJECT_ID", _line_of(text, "project_id"), project_id))
+    profile = _string(raw, "profile", text, findings)
+    if profile is not None and profile not in PROFILE_CAPABILITIES:
+        findings.append(_f("POLICY_PROFILE", _line_of(text, "profile"), profile))
+    allow = _string_list(raw, "capabilities", "allow", text, findings)
+    _check_capabilities(allow, profile, text, findings)
+    read = _string_list(raw, "scopes", "read", text, findings)
+    write = _string_list(raw, "scopes", "write", text, findings)
+    for scope in (*read, *write):
+        problem = scope_problem(scope)
+        if problem:
+            findings.append(_f("POLICY_SCOPE", _line_of(text, "read" if scope in read else "write"),
+                               f"{scope!r}: {problem}"))
+    requirements = _requirements(raw, text, findings)
+    if write and not all(requirements.get(k) is True for k in TABLE_KEYS["requirements"]):
+        findings.append(_f("POLICY_WRITE_REQUIREMENTS", _line_of(text, "requirements"),
+                           "write scopes need expected_hash, verified_readback and audit_receipt"))
+    policy = Policy(version or "", project_id or "", profile or "", tuple(allow), tuple(read),
+                    tuple(write), requirements, digest)
+    return policy, findings
+
+
+def _f(code: str, line: int, detail: str) -> Finding:
+    return Finding(code, POLICY_PATH, line, detail, anchor=f"{code}:{detail}")
+
+
+def _check_keys(raw: dict[str, object], text: str, findings: list[Finding]) -> None:
+    for key in sorted(set(raw) - set(TOP_LEVEL)):
+        findings.append(_f("POLICY_UNKNOWN_KEY", _line_of(text, key), key))
+    for key in TOP_LEVEL:
+        if key not in raw:
+            findings.append(_f("POLICY_SCHEMA", 1, f"missing `{key}`"))
+    for table, keys in TABLE_KEYS.items():
+        value = raw.get(table)
+        if table in raw and not isinstance(value, dict):
+            findings.append(_f("POLICY_SCHEMA", _line_of(text, table), f"`{table}` must be a table"))
+        elif isinstance(value, dict):
+            for key in sorted(set(value) - set(keys)):
+                findings.append(_f("POLICY_UNKNOWN_KEY", _line_of(text, key), f"{table}.{key}"))
+            for key in keys:
+                if key not in value:
+                    findings.append(_f("POLICY_SCHEMA", _line_of(text, table), f"missing `{table}.{key}`"))
+
+
+def _string(raw: dict[str, object], key: str, text: str, findings: list[Finding]) -> str | None:
+    value = raw.get(key)
+    if key in raw and not isinstance(value, str):
+        findings.append(_f("POLICY_SCHEMA", _line_of(text, key), f"`{key}` must be a string"))
+        return None
+    return value if isinstance(value, str) else None
+
+
+def _string_list(raw: dict[str, object], table: str, key: str, text: str,
+                 findings: list[Finding]) -> list[str]:
+    section = raw.get(table)
+    if not isinstance(section, dict) or key not in section:
+        return []
+    value = section[key]
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        findings.append(_f("POLICY_SCHEMA", _line_of(text, key), f"`{table}.{key}` must be a list of strings"))
+        return []
+    if len(set(value)) != len(value):
+        findings.append(_f("POLICY_SCHEMA", _line_of(text, key), f"`{table}.{key}` has duplicates"))
+    return list(value)
+
+
+def _check_capabilities(allow: list[str], profile: str | None, text: str,
+                        findings: list[Finding]) -> None:
+    line = _line_of(text, "allow")
+    allowed = PROFILE_CAPABILITIES.get(profile or "")
+    for name in allow:
+        if not CAPABILITY_RE.match(name):
+            findings.append(_f("POLICY_CAPABILITY", line, name))
+        elif allowed is not None and name not in allowed:
+            findings.append(_f("POLICY_PROFILE_CAPABILITY", line, f"{name} not in {profile}"))
+
+
+def _requirements(raw: dict[str, object], text: str, findings: list[Finding]) -> dict[str, bool]:
+    section = raw.get("requirements")
+    result: dict[str, bool] = {}
+    if not isinstance(section, dict):
+        return result
+    for key in TABLE_KEYS["requirements"]:
+        if key not in section:
+            continue
+        value = section[key]
+        if isinstance(value, bool):
+            result[key] = value
+        else:
+            findings.append(_f("POLICY_SCHEMA", _line_of(text, key), f"`requirements.{key}` must be a boolean"))
+    return result
