@@ -166,6 +166,7 @@ class Policy(NamedTuple):
     write: tuple[str, ...]
     requirements: dict[str, bool]
     sha256: str
+    lines: dict[str, int]  # line of each top-level key/table in the file, for findings
 
 
 class Corpus(NamedTuple):

@@ -33,7 +33,7 @@ TABLE_KEYS = {
     "requirements": ("expected_hash", "verified_readback", "audit_receipt"),
 }
 
-EMPTY_POLICY = Policy("", "", "", (), (), (), {}, "")
+EMPTY_POLICY = Policy("", "", "", (), (), (), {}, "", {})
 
 
 def in_scope(path: str, scopes: Iterable[str]) -> bool:
@@ -59,6 +59,11 @@ def scope_problem(scope: str) -> str | None:
     if any(part in ("", ".", "..") for part in scope.split("/")):
         return "empty, `.` or `..` component"
     return None
+
+
+def policy_line(policy: Policy, key: str) -> int:
+    """The line of KEY in the policy text a Policy was parsed from (1 when unknown)."""
+    return policy.lines.get(key, 1)
 
 
 def _line_of(text: str, key: str) -> int:
@@ -103,8 +108,9 @@ def parse_policy(data: bytes) -> tuple[Policy, list[Finding]]:
     if write and not all(requirements.get(k) is True for k in TABLE_KEYS["requirements"]):
         findings.append(_f("POLICY_WRITE_REQUIREMENTS", _line_of(text, "requirements"),
                            "write scopes need expected_hash, verified_readback and audit_receipt"))
+    lines = {key: _line_of(text, key) for key in ("project_id", "profile", "allow", "read", "write")}
     policy = Policy(version or "", project_id or "", profile or "", tuple(allow), tuple(read),
-                    tuple(write), requirements, digest)
+                    tuple(write), requirements, digest, lines)
     return policy, findings
 
 

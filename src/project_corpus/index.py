@@ -1,0 +1,254 @@
+"""The SQLite index: provenance only, never source text (SPEC §4).
+
+The database is built in memory, serialized, written to an exclusive staging file inside
+`cache/` and published atomically; it is read back the same way (confined read, then
+`deserialize`), so SQLite itself never opens a path that could be swapped under it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import secrets
+import sqlite3
+from pathlib import Path
+from typing import NamedTuple
+
+from project_corpus import __version__
+from project_corpus import fs
+from project_corpus.errors import ContextError
+from project_corpus.models import INDEX_SCHEMA_VERSION
+from project_corpus.models import Corpus
+
+CACHE_DIR = ".project-corpus/cache"
+DEFAULT_INDEX = f"{CACHE_DIR}/context.sqlite3"
+STAGING_PREFIX = ".staging-"
+MAX_INDEX_BYTES = 128 * 1024 * 1024
+
+SCHEMA = (
+    "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID",
+    "CREATE TABLE sources (path TEXT PRIMARY KEY, sha256 TEXT NOT NULL, size INTEGER NOT NULL,"
+    " source_type TEXT NOT NULL, authority_class TEXT NOT NULL, temporal_status TEXT NOT NULL,"
+    " timestamp TEXT, line_count INTEGER NOT NULL, project_id TEXT NOT NULL) WITHOUT ROWID",
+    "CREATE TABLE items (item_id TEXT NOT NULL, source_path TEXT NOT NULL, line_start INTEGER NOT NULL,"
+    " line_end INTEGER NOT NULL, section_line INTEGER NOT NULL,"
+    " PRIMARY KEY (source_path, line_start, item_id)) WITHOUT ROWID",
+    "CREATE TABLE relations (source TEXT NOT NULL, line INTEGER NOT NULL, target TEXT NOT NULL,"
+    " validity TEXT NOT NULL, PRIMARY KEY (source, line)) WITHOUT ROWID",
+)
+
+
+class StoredSource(NamedTuple):
+    path: str
+    sha256: str
+    size: int
+    source_type: str
+    authority_class: str
+    temporal_status: str
+    timestamp: str | None
+    line_count: int
+    project_id: str
+
+
+class StoredItem(NamedTuple):
+    item_id: str
+    source_path: str
+    line_start: int
+    line_end: int
+    section_line: int
+
+
+class StoredIndex(NamedTuple):
+    """An index read back into memory."""
+
+    meta: dict[str, str]
+    sources: dict[str, StoredSource]
+    items: tuple[StoredItem, ...]
+    relations: tuple[tuple[str, int, str, str], ...]
+
+    @property
+    def project_id(self) -> str:
+        return self.meta.get("project_id", "")
+
+
+def resolve_index_path(root: Path, index: str | None) -> str:
+    """The index file name inside ROOT/.project-corpus/cache, checked before any source is
+    read (INDEX_PATH for anything else). Relative paths are resolved against the cwd."""
+    if index is None:
+        return DEFAULT_INDEX.rsplit("/", 1)[1]
+    if ".." in index.replace("\\", "/").split("/"):
+        raise ContextError("INDEX_PATH", f"{index}: `..` is not allowed in the index path")
+    absolute = os.path.abspath(index)
+    cache, name = os.path.split(absolute)
+    corpus_dir, cache_name = os.path.split(cache)
+    project, corpus_name = os.path.split(corpus_dir)
+    # The components inside the project are opened without following links later on;
+    # the part above them may be reached through links (it is the root, resolved once).
+    if (corpus_name, cache_name) != (".project-corpus", "cache") or os.path.realpath(project) != str(root):
+        raise ContextError("INDEX_PATH", f"{index}: the index must be a file directly inside {CACHE_DIR}/",
+                           hint=f"use the default {DEFAULT_INDEX}")
+    if not name.endswith(".sqlite3") or name == ".sqlite3" or name.startswith(STAGING_PREFIX):
+        raise ContextError("INDEX_PATH", f"{index}: the index must be a `.sqlite3` file (not a staging file)")
+    return name
+
+
+def _check_cache_dir(root: Path, create: bool) -> bool:
+    """True when cache/ exists as a real directory; creates it (with .gitignore) if asked."""
+    with fs.open_dir(root, ".project-corpus") as pc_fd:
+        kind = fs.entry_kind(pc_fd, "cache")
+        if kind is None and create:
+            os.mkdir("cache", 0o755, dir_fd=pc_fd)
+            with fs.open_dir(root, CACHE_DIR) as cache_fd:
+                fs.write_exclusive(cache_fd, ".gitignore", b"*\n")
+            return True
+        if kind not in (None, "dir"):
+            raise ContextError("INDEX_PATH", f"{CACHE_DIR} is a {kind}, not a directory")
+        return kind == "dir"
+
+
+def check_target(root: Path, name: str) -> None:
+    """INDEX_PATH when the index target exists but is a link or not a regular file."""
+    with contextlib.suppress(FileNotFoundError, NotADirectoryError):
+        with fs.open_dir(root, CACHE_DIR) as fd:
+            kind = fs.entry_kind(fd, name)
+            if kind not in (None, "file"):
+                raise ContextError("INDEX_PATH", f"{CACHE_DIR}/{name} is a {kind}, not a regular file")
+
+
+def prepare_index_path(root: Path, index: str | None) -> str:
+    """Validate the index path completely (before any source is read)."""
+    name = resolve_index_path(root, index)
+    try:
+        if _check_cache_dir(root, create=False):
+            check_target(root, name)
+    except OSError as exc:
+        raise ContextError("INDEX_PATH", f"{CACHE_DIR}: {exc.strerror or exc}") from None
+    return name
+
+
+def serialize(corpus: Corpus) -> bytes:
+    """The index database's bytes for CORPUS (deterministic for the same SQLite version)."""
+    conn = sqlite3.connect(":memory:")
+    try:
+        conn.execute("PRAGMA page_size = 4096")
+        for statement in SCHEMA:
+            conn.execute(statement)
+        meta = {
+            "index_schema_version": INDEX_SCHEMA_VERSION,
+            "project_id": corpus.project_id,
+            "source_snapshot_digest": corpus.snapshot_digest,
+            "policy_sha256": corpus.policy.sha256,
+            "tool_version": __version__,
+        }
+        conn.executemany("INSERT INTO meta VALUES (?, ?)", sorted(meta.items()))
+        conn.executemany("INSERT INTO sources VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", [
+            (s.path, s.sha256, s.size, s.source_type, s.authority_class, s.temporal_status,
+             s.timestamp, s.line_count, s.project_id) for s in corpus.sources])
+        conn.executemany("INSERT INTO items VALUES (?, ?, ?, ?, ?)", [
+            (i.item_id, i.source_path, i.line_start, i.line_end, i.section_line) for i in corpus.items])
+        conn.executemany("INSERT INTO relations VALUES (?, ?, ?, ?)", [
+            (r.source, r.line, r.target, r.validity) for r in corpus.relations])
+        conn.commit()
+        return conn.serialize()
+    finally:
+        conn.close()
+
+
+def build_index(corpus: Corpus, index: str | None = None) -> dict[str, object]:
+    """Write the index of CORPUS atomically; returns the `context build` document."""
+    name = prepare_index_path(corpus.root, index)
+    data = serialize(corpus)
+    if len(data) > MAX_INDEX_BYTES:
+        raise ContextError("CONTEXT_LIMIT", f"index_bytes: {len(data)} exceeds {MAX_INDEX_BYTES}")
+    try:
+        _check_cache_dir(corpus.root, create=True)
+        with fs.open_dir(corpus.root, CACHE_DIR) as fd:
+            _publish(fd, name, data)
+    except OSError as exc:
+        raise ContextError("INDEX_PATH", f"{CACHE_DIR}/{name}: {exc.strerror or exc}") from None
+    return {
+        "ok": True,
+        "project_id": corpus.project_id,
+        "index_schema_version": INDEX_SCHEMA_VERSION,
+        "source_count": len(corpus.sources),
+        "item_count": len(corpus.items),
+        "source_snapshot_digest": corpus.snapshot_digest,
+        "non_authoritative": True,
+    }
+
+
+def _publish(cache_fd: int, name: str, data: bytes) -> None:
+    if fs.entry_kind(cache_fd, name) not in (None, "file"):
+        raise ContextError("INDEX_PATH", f"{CACHE_DIR}/{name} is not a regular file")
+    staging = f"{STAGING_PREFIX}{secrets.token_hex(8)}.sqlite3"
+    try:
+        fs.write_exclusive(cache_fd, staging, data)
+        fs.publish(cache_fd, staging, name)
+    finally:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(staging, dir_fd=cache_fd)
+
+
+def open_index(root: Path, index: str | None = None) -> StoredIndex:
+    """Read and check the stored index (INDEX_MISSING / INDEX_CORRUPT / INDEX_SCHEMA_MISMATCH)."""
+    name = prepare_index_path(root, index)
+    rel = f"{CACHE_DIR}/{name}"
+    try:
+        with fs.open_dir(root, CACHE_DIR) as fd:
+            if fs.entry_kind(fd, name) is None:
+                raise ContextError("INDEX_MISSING", f"{rel} does not exist", hint="run `project-corpus context build ROOT`")
+            data = fs.read_at(fd, name, MAX_INDEX_BYTES, label=rel, link_code="INDEX_PATH")
+    except (FileNotFoundError, NotADirectoryError):
+        raise ContextError("INDEX_MISSING", f"{rel} does not exist", hint="run `project-corpus context build ROOT`") from None
+    except OSError as exc:
+        raise ContextError("INDEX_PATH", f"{rel}: {exc.strerror or exc}") from None
+    return _load(data, rel)
+
+
+def _load(data: bytes, rel: str) -> StoredIndex:
+    conn = sqlite3.connect(":memory:")
+    try:
+        conn.deserialize(data)
+        meta = dict(conn.execute("SELECT key, value FROM meta"))
+        if meta.get("index_schema_version") != INDEX_SCHEMA_VERSION:
+            raise ContextError("INDEX_SCHEMA_MISMATCH",
+                               f"{rel}: schema {meta.get('index_schema_version')!r}, expected {INDEX_SCHEMA_VERSION!r}",
+                               hint="rebuild with `project-corpus context build ROOT`")
+        sources = {row[0]: StoredSource(*row) for row in conn.execute(
+            "SELECT path, sha256, size, source_type, authority_class, temporal_status, timestamp,"
+            " line_count, project_id FROM sources ORDER BY path")}
+        items = tuple(StoredItem(*row) for row in conn.execute(
+            "SELECT item_id, source_path, line_start, line_end, section_line FROM items"
+            " ORDER BY source_path, line_start, item_id"))
+        rels = tuple(conn.execute("SELECT source, line, target, validity FROM relations ORDER BY source, line"))
+    except (sqlite3.DatabaseError, ValueError, TypeError, OverflowError) as exc:
+        raise ContextError("INDEX_CORRUPT", f"{rel}: {exc}", hint="delete it and run `context build`") from None
+    finally:
+        conn.close()
+    return StoredIndex(meta, sources, items, rels)
+
+
+def verify_index(stored: StoredIndex, corpus: Corpus) -> None:
+    """INDEX_PROJECT_MISMATCH or INDEX_STALE unless STORED matches the fresh CORPUS."""
+    if stored.project_id != corpus.project_id:
+        raise ContextError("INDEX_PROJECT_MISMATCH",
+                           f"index project {stored.project_id!r} != corpus project {corpus.project_id!r}",
+                           hint="rebuild the index")
+    fresh = corpus.source_map()
+    stored_map = {path: s.sha256 for path, s in stored.sources.items()}
+    if fresh != stored_map:
+        changed = sorted(p for p in fresh.keys() | stored_map.keys() if fresh.get(p) != stored_map.get(p))
+        shown = ", ".join(changed[:10]) + (f" (+{len(changed) - 10} more)" if len(changed) > 10 else "")
+        raise ContextError("INDEX_STALE", f"sources changed since the index was built: {shown}",
+                           hint="rebuild the index with `project-corpus context build ROOT`")
+
+
+def load_verified(root: str | os.PathLike[str], index: str | None = None) -> Corpus:
+    """The fresh, strict corpus of ROOT after checking its stored index is current."""
+    from project_corpus.snapshot import collect  # noqa: PLC0415
+
+    root_path = fs.resolve_root(root)
+    prepare_index_path(root_path, index)
+    corpus = collect(root_path)
+    verify_index(open_index(root_path, index), corpus)
+    return corpus

@@ -1,0 +1,171 @@
+"""Markdown parsing into metadata, headings and blocks (SPEC §1.2, §3). Pure functions.
+
+Lines are split on `\\n` only (a trailing `\\r` is dropped) and numbered from 1. Headings are
+ATX headings (`#{1,6}` + space) outside fenced code.
+"""
+
+from __future__ import annotations
+
+import re
+
+from project_corpus.models import Block
+from project_corpus.models import Document
+from project_corpus.models import Heading
+from project_corpus.models import MetaLine
+
+META_RE = re.compile(r"^([A-Za-z][A-Za-z0-9-]*):(.*)$")
+HEADING_RE = re.compile(r"^ {0,3}(#{1,6}) +(.*?)(?: +#+)? *$|^ {0,3}(#{1,6})$")
+FENCE_RE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
+LIST_RE = re.compile(r"^ {0,3}(?:[-*+]|\d{1,9}[.)])(?: |$)")
+COMMENT_RE = re.compile(r"^\s*<!--.*-->\s*$")
+CODE_CHUNK_LINES = 40
+
+
+def split_lines(text: str) -> tuple[str, ...]:
+    """Split on `\\n`; drop one trailing `\\r` per line; a final newline ends the last line."""
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    lines = text.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    return tuple(line[:-1] if line.endswith("\r") else line for line in lines)
+
+
+def parse_document(text: str) -> Document:
+    lines = split_lines(text)
+    fences = _fences(lines)
+    code = {n for start, end in fences for n in range(start, end + 1)}
+    headings = tuple(_headings(lines, code))
+    meta = tuple(_metadata(lines, headings))
+    blocks = tuple(_blocks(lines, fences, headings, {m.line for m in meta}))
+    return Document(lines, meta, headings, blocks)
+
+
+def fenced_line_numbers(doc: Document) -> set[int]:
+    """1-based numbers of the lines inside fenced code (fence lines included)."""
+    return {n for b in doc.blocks if b.kind == "code" for n in range(b.line_start, b.line_end + 1)}
+
+
+def _fences(lines: tuple[str, ...]) -> list[tuple[int, int]]:
+    """(first, last) 1-based line numbers of each fenced code block, fences included.
+
+    An unclosed fence runs to the end of the document, as in CommonMark.
+    """
+    ranges = []
+    fence, opened = "", 0
+    for number, line in enumerate(lines, start=1):
+        match = FENCE_RE.match(line)
+        if fence:
+            if match and match.group(1)[0] == fence[0] and len(match.group(1)) >= len(fence) \
+                    and not line.strip().strip(fence[0]):
+                ranges.append((opened, number))
+                fence = ""
+        elif match and not (match.group(1)[0] == "`" and "`" in line.strip()[len(match.group(1)):]):
+            fence, opened = match.group(1), number
+    if fence:
+        ranges.append((opened, len(lines)))
+    return ranges
+
+
+def _headings(lines: tuple[str, ...], code: set[int]) -> list[Heading]:
+    result = []
+    for number, line in enumerate(lines, start=1):
+        if number in code or "#" not in line[:4]:
+            continue
+        match = HEADING_RE.match(line)
+        if match:
+            hashes = match.group(1) or match.group(3)
+            result.append(Heading(len(hashes), (match.group(2) or "").strip(), number))
+    return result
+
+
+def _metadata(lines: tuple[str, ...], headings: tuple[Heading, ...]) -> list[MetaLine]:
+    """`Key: value` lines after the document's H1 (or from the top), up to the next heading;
+    blank lines are skipped and the first other line ends the block."""
+    start = 0
+    first = headings[0] if headings else None
+    if first and first.level == 1 and not any(x.strip() for x in lines[: first.line - 1]):
+        start = first.line
+    end = next((h.line - 1 for h in headings if h.line > start), len(lines))
+    result = []
+    for index in range(start, end):
+        line = lines[index]
+        if not line.strip():
+            continue
+        match = META_RE.match(line)
+        if not match:
+            break
+        result.append(MetaLine(match.group(1), match.group(2).strip(), index + 1))
+    return result
+
+
+def _line_kind(line: str) -> str:
+    if COMMENT_RE.match(line):
+        return "comment"
+    if line.lstrip().startswith("|"):
+        return "table"
+    if LIST_RE.match(line):
+        return "list"
+    return "paragraph"
+
+
+def _continues(open_kind: str, kind: str, line: str) -> bool:
+    """Whether LINE (of KIND) extends the open block of OPEN_KIND."""
+    if open_kind == "list":
+        return kind == "paragraph" and line[:1] in (" ", "\t")
+    return open_kind == "paragraph" and kind == "paragraph"
+
+
+class _Sections:
+    """The heading path while walking a document (H1 is the title, not a section)."""
+
+    def __init__(self) -> None:
+        self.stack: list[Heading] = []
+        self.path, self.line = "", 0
+
+    def enter(self, heading: Heading) -> None:
+        if heading.level >= 2:
+            self.stack = [h for h in self.stack if h.level < heading.level] + [heading]
+            self.path, self.line = " > ".join(h.title for h in self.stack), heading.line
+
+
+def _blocks(lines: tuple[str, ...], fences: list[tuple[int, int]], headings: tuple[Heading, ...],
+            meta_lines: set[int]) -> list[Block]:
+    heading_at = {h.line: h for h in headings}
+    fence_end = dict(fences)
+    sections = _Sections()
+    blocks: list[Block] = []
+    open_kind, open_start, open_end = "", 0, 0
+    number = 0
+    while number < len(lines):
+        number += 1
+        line = lines[number - 1]
+        if open_kind and (not line.strip() or number in heading_at or number in fence_end
+                          or number in meta_lines or not _continues(open_kind, _line_kind(line), line)):
+            blocks.append(Block(open_kind, open_start, open_end, sections.path, sections.line))
+            open_kind = ""
+        if not line.strip():
+            continue
+        if number in heading_at:
+            heading = heading_at[number]
+            sections.enter(heading)
+            titled = heading.level >= 2
+            blocks.append(Block("heading", number, number, sections.path if titled else "",
+                                sections.line if titled else 0))
+        elif number in fence_end:
+            blocks.extend(_code_chunks(number, fence_end[number], sections))
+            number = fence_end[number]
+        elif number in meta_lines:
+            blocks.append(Block("meta", number, number, sections.path, sections.line))
+        elif open_kind:
+            open_end = number
+        else:
+            open_kind, open_start, open_end = _line_kind(line), number, number
+    if open_kind:
+        blocks.append(Block(open_kind, open_start, open_end, sections.path, sections.line))
+    return blocks
+
+
+def _code_chunks(first: int, last: int, sections: _Sections) -> list[Block]:
+    return [Block("code", start, min(start + CODE_CHUNK_LINES - 1, last), sections.path, sections.line)
+            for start in range(first, last + 1, CODE_CHUNK_LINES)]

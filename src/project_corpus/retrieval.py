@@ -1,0 +1,201 @@
+"""Deterministic, authority- and time-aware retrieval over fresh items (SPEC §5)."""
+
+from __future__ import annotations
+
+import math
+from typing import NamedTuple
+
+from project_corpus import text as textmod
+from project_corpus.errors import ContextError
+from project_corpus.models import FRESHNESS_REQUIREMENT
+from project_corpus.models import PROJECT_PATH
+from project_corpus.models import STATUS_PATH
+from project_corpus.models import Corpus
+from project_corpus.models import Item
+
+AUTHORITY_WEIGHT = {"CANONICAL": 80, "ACTIVE_TASK": 65, "CITED_REPORT": 50, "SCOPED_REPORT": 30,
+                    "OTHER_TASK": 15, "OTHER_STATE": 10, "HISTORY": 0}
+TEMPORAL_WEIGHT = {"current": 20, "scoped": 5, "unknown": -5, "historical": -15, "superseded": -45}
+STATUS_ROLE_WORDS = ("status state lifecycle baseline current blocker next "
+                     "статус состояние текущий блокер следующий").split()
+PROJECT_ROLE_WORDS = "identity objective invariant durable scope goal идентичность цель инвариант граница".split()
+MAX_LIMIT = 100
+
+
+class Analysis(NamedTuple):
+    """Per-corpus token data, computed once and reused by every query on that corpus."""
+
+    items: tuple[Item, ...]  # the items that can be results (the corpus project only)
+    stem_sets: tuple[frozenset[str], ...]  # stems of text + section path
+    text_sets: tuple[frozenset[str], ...]  # stems of the text only (near-duplicate identity)
+    n_items: int
+    recency: dict[str, int]
+
+
+class Result(NamedTuple):
+    item: Item
+    score: int
+    reasons: tuple[str, ...]
+
+    def as_dict(self) -> dict[str, object]:
+        data = self.item.as_dict()
+        data.update(retrieval_score=self.score, selection_reasons=list(self.reasons),
+                    freshness_requirement=FRESHNESS_REQUIREMENT)
+        return data
+
+
+_CACHE: dict[int, tuple[Corpus, Analysis]] = {}
+
+
+def analyse(corpus: Corpus) -> Analysis:
+    cached = _CACHE.get(id(corpus))
+    if cached is not None and cached[0] is corpus:
+        return cached[1]
+    section_stems: dict[str, frozenset[str]] = {}
+    items, stem_sets, text_sets = [], [], []
+    for item in corpus.items:
+        if item.project_id != corpus.project_id:
+            continue
+        own = frozenset(textmod.stems(item.text))
+        if item.section not in section_stems:
+            section_stems[item.section] = frozenset(textmod.stems(item.section))
+        items.append(item)
+        text_sets.append(own)
+        stem_sets.append(own | section_stems[item.section])
+    stamps = sorted({s.timestamp for s in corpus.sources if s.timestamp})
+    recency = {stamp: (10 * (i + 1)) // len(stamps) for i, stamp in enumerate(stamps)}
+    analysis = Analysis(tuple(items), tuple(stem_sets), tuple(text_sets), len(corpus.items), recency)
+    _CACHE.clear()
+    _CACHE[id(corpus)] = (corpus, analysis)
+    return analysis
+
+
+def check_query(query: str) -> list[str]:
+    """The query's stems; QUERY_EMPTY when it has no word character."""
+    if not isinstance(query, str) or not textmod.raw_tokens(query):
+        raise ContextError("QUERY_EMPTY", "the query needs at least one letter or digit")
+    return textmod.query_stems(query)
+
+
+def check_limit(limit: object) -> int:
+    try:
+        value = int(str(limit).strip()) if not isinstance(limit, bool) else -1
+    except ValueError:
+        value = -1
+    if not 1 <= value <= MAX_LIMIT:
+        raise ContextError("QUERY_LIMIT", f"--limit must be an integer from 1 to {MAX_LIMIT}, got {limit!r}")
+    return value
+
+
+def search(corpus: Corpus, query: str, limit: int = 20) -> list[Result]:
+    """Ranked, de-duplicated results for QUERY (the whole of SPEC §5's formula)."""
+    limit = check_limit(limit)
+    query_seq = check_query(query)
+    terms = set(query_seq)
+    analysis = analyse(corpus)
+    idf = {t: _idf(analysis, t) for t in terms}
+    total_idf = sum(idf.values())
+    ctx = _QueryContext(query_seq, terms, idf, total_idf, textmod.has_historical_intent(terms),
+                        bool(terms & _role_stems(STATUS_ROLE_WORDS)), bool(terms & _role_stems(PROJECT_ROLE_WORDS)))
+    scored = []
+    for index, (item, stem_set) in enumerate(zip(analysis.items, analysis.stem_sets, strict=True)):
+        hits = terms & stem_set
+        if hits:
+            scored.append(_score(ctx, item, hits, analysis.recency, index))
+    scored.sort(key=lambda r: (-r[0].score, r[0].item.source_path, r[0].item.line_start))
+    return _dedup(scored, analysis, limit)
+
+
+class _QueryContext(NamedTuple):
+    seq: list[str]
+    terms: set[str]
+    idf: dict[str, float]
+    total_idf: float
+    historical: bool
+    status_role: bool
+    project_role: bool
+
+
+def _idf(analysis: Analysis, term: str) -> float:
+    df = sum(1 for stem_set in analysis.stem_sets if term in stem_set)
+    n = analysis.n_items
+    return math.log(1 + (n - df + 0.5) / (df + 0.5))
+
+
+_ROLE_CACHE: dict[tuple[str, ...], frozenset[str]] = {}
+
+
+def _role_stems(words: list[str]) -> frozenset[str]:
+    key = tuple(words)
+    if key not in _ROLE_CACHE:
+        _ROLE_CACHE[key] = frozenset(textmod.stem(w) for w in words)
+    return _ROLE_CACHE[key]
+
+
+def _contains_sequence(haystack: list[str], needle: list[str]) -> bool:
+    width = len(needle)
+    return any(haystack[i : i + width] == needle for i in range(len(haystack) - width + 1))
+
+
+def _score(ctx: _QueryContext, item: Item, hits: set[str], recency: dict[str, int],
+           index: int) -> tuple[Result, int]:
+    reasons = [f"lexical_terms:{','.join(sorted(hits))}"]
+    score = math.floor(200 * sum(ctx.idf[t] for t in hits) / ctx.total_idf)
+    if len(ctx.seq) >= 2 and _contains_sequence(textmod.content_stems(item.text), ctx.seq):
+        score += 25
+        reasons.append("exact_phrase")
+    if ctx.historical and item.temporal_status in ("historical", "superseded"):
+        score += 70
+        reasons.append("historical_query_intent")
+    score += AUTHORITY_WEIGHT[item.authority_class] + TEMPORAL_WEIGHT[item.temporal_status]
+    reasons += [f"authority:{item.authority_class}", f"temporal:{item.temporal_status}", "exact_project_scope"]
+    if ctx.status_role and item.source_path == STATUS_PATH:
+        score += 50
+        reasons.append("canonical_current_state_role")
+    if ctx.project_role and item.source_path == PROJECT_PATH:
+        score += 50
+        reasons.append("canonical_identity_role")
+    if item.timestamp:
+        score += recency[item.timestamp]
+        reasons.append("explicit_timestamp")
+    if item.section:
+        score += 3
+        reasons.append("section_provenance")
+    return Result(item, score, tuple(reasons)), index
+
+
+def _dedup(scored: list[tuple[Result, int]], analysis: Analysis, limit: int) -> list[Result]:
+    kept: list[Result] = []
+    seen_text: set[str] = set()
+    kept_sets: list[frozenset[str]] = []
+    for result, index in scored:
+        norm = textmod.normalise(result.item.text)
+        if norm in seen_text:
+            continue
+        own = analysis.text_sets[index]
+        if any(_near(own, other) for other in kept_sets):
+            continue
+        kept.append(result)
+        seen_text.add(norm)
+        kept_sets.append(own)
+        if len(kept) >= limit:
+            break
+    return kept
+
+
+def _near(a: frozenset[str], b: frozenset[str]) -> bool:
+    if len(a) < 3 or len(b) < 3:
+        return a == b and bool(a)
+    return len(a & b) / len(a | b) >= 0.9
+
+
+def query_index(corpus: Corpus, query: str, limit: int = 20) -> dict[str, object]:
+    """The `context query` document for QUERY over a verified corpus."""
+    results = search(corpus, query, limit)
+    return {
+        "schema_version": "1",
+        "project_id": corpus.project_id,
+        "query": query,
+        "results": [r.as_dict() for r in results],
+        "non_authoritative": True,
+    }

@@ -1,0 +1,85 @@
+"""Tokens, Snowball stems and stopwords (SPEC §5). One stem cache per process."""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+TOKEN_RE = re.compile(r"[^\W_]+")
+CYRILLIC_RE = re.compile(r"[\u0400-\u04ff]")
+LATIN_RE = re.compile(r"[a-z]")
+
+STOPWORDS = frozenset(
+    """a an the is are was were be been being am do does did what which who whom whose when where
+    why how of to in on at by for from with about as into onto over under and or but not no nor so
+    if then than that this these those it its there here i we you he she they me us them my our
+    your his her their can could should would will shall may might must has have had any some all
+    и в во не что он на я с со как а то все она так его но да ты к у же вы за бы по только ее мне
+    было вот от меня еще нет о из ему теперь когда даже ну вдруг ли если уже или ни быть был него
+    до вас нибудь опять уж вам ведь там потом себя ничего ей может они тут где есть надо ней для
+    мы тебя их чем была сам чтоб без будто чего раз тоже себе под будет ж тогда кто этот того
+    потому этого какой совсем ним здесь этом один почти мой тем чтобы нее сейчас были куда зачем
+    всех никогда можно при наконец два об другой хоть после над больше тот через эти нас про всего
+    них какая много разве три эту моя впрочем хорошо свою этой перед иногда лучше чуть том нельзя
+    такой им более всегда конечно всю между это каков какое какие""".split()
+)
+# `сейчас` is a volatile word, never a stopword for the doctor; for retrieval it is noise.
+
+HISTORICAL_PREFIXES = ("old", "previous", "past", "histor", "supersed", "стар", "истор", "прошл",
+                       "предыдущ", "устар", "замещ")
+
+
+@lru_cache(maxsize=1)
+def _stemmers() -> tuple[object, object]:
+    import snowballstemmer  # noqa: PLC0415  (lazy: not needed by --version or doctor text checks)
+
+    return snowballstemmer.stemmer("english"), snowballstemmer.stemmer("russian")
+
+
+_STEMS: dict[str, str] = {}
+
+
+def stem(token: str) -> str:
+    """The Snowball stem of one casefolded token (Russian for Cyrillic, English for Latin)."""
+    cached = _STEMS.get(token)
+    if cached is not None:
+        return cached
+    english, russian = _stemmers()
+    if CYRILLIC_RE.search(token):
+        result = str(russian.stemWord(token))  # type: ignore[attr-defined]
+    elif LATIN_RE.search(token):
+        result = str(english.stemWord(token))  # type: ignore[attr-defined]
+    else:
+        result = token
+    _STEMS[token] = result
+    return result
+
+
+def raw_tokens(text: str) -> list[str]:
+    """Maximal runs of Unicode letters/digits, casefolded, `ё` → `е`."""
+    return TOKEN_RE.findall(text.casefold().replace("ё", "е"))
+
+
+def stems(text: str) -> list[str]:
+    return [stem(token) for token in raw_tokens(text)]
+
+
+def query_stems(text: str) -> list[str]:
+    """Query stems in order, stopwords removed (all tokens if nothing is left)."""
+    tokens = raw_tokens(text)
+    kept = [t for t in tokens if t not in STOPWORDS] or tokens
+    return [stem(t) for t in kept]
+
+
+def content_stems(text: str) -> list[str]:
+    """Item stems in order without stopwords (for phrase matching)."""
+    return [stem(t) for t in raw_tokens(text) if t not in STOPWORDS]
+
+
+def has_historical_intent(terms: set[str] | list[str]) -> bool:
+    return any(term.startswith(HISTORICAL_PREFIXES) for term in terms)
+
+
+def normalise(text: str) -> str:
+    """Casefolded text with collapsed whitespace (exact-duplicate identity)."""
+    return " ".join(text.casefold().split())
