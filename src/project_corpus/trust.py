@@ -252,17 +252,22 @@ def _read_grant_file(path: Path) -> bytes:
                            ) from None
     except OSError as exc:
         raise ContextError("TRUST_PATH", f"{path}: {exc.strerror or exc}") from None
-    with os.fdopen(fd, "rb") as handle:
-        st = os.fstat(fd)
-        if not stat.S_ISREG(st.st_mode):
-            raise ContextError("TRUST_PATH", f"{path}: not a regular file")
-        if st.st_mode & stat.S_IWOTH:
-            raise ContextError("TRUST_PATH", f"{path}: writable by every user",
-                               hint="chmod 600 the grant file")
-        data = handle.read(MAX_GRANT_BYTES + 1)
+    try:
+        _check_grant_file(path, os.fstat(fd))
+        data = os.read(fd, MAX_GRANT_BYTES + 1)
+    finally:
+        os.close(fd)
     if len(data) > MAX_GRANT_BYTES:
         raise ContextError("TRUST_INVALID", f"{path}: larger than {MAX_GRANT_BYTES} bytes")
     return data
+
+
+def _check_grant_file(path: Path, st: os.stat_result) -> None:
+    if not stat.S_ISREG(st.st_mode):
+        raise ContextError("TRUST_PATH", f"{path}: not a regular file")
+    if st.st_mode & stat.S_IWOTH:
+        raise ContextError("TRUST_PATH", f"{path}: writable by every user",
+                           hint="chmod 600 the grant file")
 
 
 def _decode_toml(data: bytes, label: str) -> dict[str, object]:
