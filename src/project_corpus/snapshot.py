@@ -224,7 +224,7 @@ def _canonical_findings(by_path: dict[str, RawSource], policy: Policy) -> list[F
         return findings
     if status:
         findings.extend(_mismatch(STATUS_PATH, status.doc, project_id))
-    if policy.project_id and policy.project_id != project_id:
+    if ID_RE.match(policy.project_id) and policy.project_id != project_id:
         findings.append(Finding("PROJECT_ID_MISMATCH", POLICY_PATH, policy_line(policy, "project_id"),
                                 f"policy project_id {policy.project_id!r} != PROJECT {project_id!r}",
                                 anchor="PROJECT_ID_MISMATCH:policy"))
