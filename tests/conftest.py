@@ -117,11 +117,20 @@ BASE_FILES: dict[str, str] = {
     ".project-corpus/state/STATUS.md": STATUS,
     ".project-corpus/tasks/tune-eviction.md": TASK,
     ".project-corpus/reports/bench-new.md": report(
-        "bench-new", "2026-11-21", "Latency dropped to 3 ms after the warm-up fix.",
-        "Supersedes: .project-corpus/reports/bench-old.md\n"),
-    ".project-corpus/reports/bench-old.md": report("bench-old", "2026-10-01", "Latency was 9 ms before tuning."),
-    ".project-corpus/reports/bench-path.md": report("bench-path", "2026-10-02", "Throughput doubled with batching."),
-    ".project-corpus/reports/old-uncited.md": report("old-uncited", "2026-10-03", "An old memory measurement of the heap."),
+        "bench-new",
+        "2026-11-21",
+        "Latency dropped to 3 ms after the warm-up fix.",
+        "Supersedes: .project-corpus/reports/bench-old.md\n",
+    ),
+    ".project-corpus/reports/bench-old.md": report(
+        "bench-old", "2026-10-01", "Latency was 9 ms before tuning."
+    ),
+    ".project-corpus/reports/bench-path.md": report(
+        "bench-path", "2026-10-02", "Throughput doubled with batching."
+    ),
+    ".project-corpus/reports/old-uncited.md": report(
+        "old-uncited", "2026-10-03", "An old memory measurement of the heap."
+    ),
     ".project-corpus/history/2026-01-kickoff.md": "# Kickoff\nDate: 2026-01-05\n\n## Notes\nWe started the cache project in January.\n",
 }
 
@@ -129,7 +138,9 @@ MakeCorpus = Callable[..., Path]
 
 
 @pytest.fixture(autouse=True)
-def isolated_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Path:
+def isolated_home(
+    tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
+) -> Path:
     """Tests never touch the real home directory."""
     home = tmp_path_factory.mktemp("home")
     monkeypatch.setenv("HOME", str(home))
@@ -158,7 +169,9 @@ def write_files(root: Path, files: dict[str, str | bytes | None]) -> None:
 def make_corpus(tmp_path: Path) -> MakeCorpus:
     """make_corpus({rel: text | bytes | None}, name="corpus") -> root of a valid corpus with overrides."""
 
-    def factory(overrides: dict[str, str | bytes | None] | None = None, name: str = "corpus") -> Path:
+    def factory(
+        overrides: dict[str, str | bytes | None] | None = None, name: str = "corpus"
+    ) -> Path:
         root = tmp_path / name
         for folder in ("tasks", "reports", "history"):
             (root / ".project-corpus" / folder).mkdir(parents=True, exist_ok=True)

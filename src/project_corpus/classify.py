@@ -17,8 +17,15 @@ TIMESTAMP_KEYS = ("Created-At", "Date", "Created", "Updated-At", "Last-Verified-
 REPORT_PATH_RE = re.compile(r"\.project-corpus/reports/[^\s`'\"<>()\[\]|,;*]+")
 ID_TOKEN_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")
 
-AUTHORITY_CLASSES = ("CANONICAL", "ACTIVE_TASK", "CITED_REPORT", "SCOPED_REPORT", "OTHER_TASK",
-                     "OTHER_STATE", "HISTORY")
+AUTHORITY_CLASSES = (
+    "CANONICAL",
+    "ACTIVE_TASK",
+    "CITED_REPORT",
+    "SCOPED_REPORT",
+    "OTHER_TASK",
+    "OTHER_STATE",
+    "HISTORY",
+)
 TEMPORAL_STATUSES = ("current", "scoped", "historical", "superseded", "unknown")
 
 
@@ -56,8 +63,9 @@ def _id_tokens(text: Iterable[str]) -> set[str]:
     return {token.rstrip(".") for line in text for token in ID_TOKEN_RE.findall(line)}
 
 
-def cited_reports(status: Document | None, active: Document | None,
-                  reports: list[tuple[str, Document]]) -> set[str]:
+def cited_reports(
+    status: Document | None, active: Document | None, reports: list[tuple[str, Document]]
+) -> set[str]:
     """Paths of reports cited by STATUS or the active Task (SPEC §2.4)."""
     paths: set[str] = set()
     tokens: set[str] = set()
@@ -86,8 +94,14 @@ def authority_class(path: str, source_type: str, active_path: str | None, cited:
     return {"history": "HISTORY", "task": "OTHER_TASK"}.get(source_type, "OTHER_STATE")
 
 
-def temporal_status(path: str, source_type: str, active_path: str | None, cited: set[str],
-                    timestamp: str | None, last_verified: str | None) -> str:
+def temporal_status(
+    path: str,
+    source_type: str,
+    active_path: str | None,
+    cited: set[str],
+    timestamp: str | None,
+    last_verified: str | None,
+) -> str:
     """Before supersession (applied afterwards, as it wins over every other rule)."""
     if path in (PROJECT_PATH, STATUS_PATH) or path == active_path:
         return "current"
@@ -99,14 +113,29 @@ def temporal_status(path: str, source_type: str, active_path: str | None, cited:
     return "unknown"
 
 
-def classify(path: str, sha256: str, size: int, source_type: str, doc: Document, project_id: str,
-             active_path: str | None, cited: set[str], last_verified: str | None) -> Source:
+def classify(
+    path: str,
+    sha256: str,
+    size: int,
+    source_type: str,
+    doc: Document,
+    project_id: str,
+    active_path: str | None,
+    cited: set[str],
+    last_verified: str | None,
+) -> Source:
     timestamp = source_timestamp(doc)
     own_id = doc.meta_value("Project-ID")
     foreign = source_type in ("task", "report") and own_id is not None and own_id != project_id
     return Source(
-        path, sha256, size, source_type,
+        path,
+        sha256,
+        size,
+        source_type,
         authority_class(path, source_type, active_path, cited),
         temporal_status(path, source_type, active_path, cited, timestamp, last_verified),
-        timestamp, own_id if foreign and own_id else project_id, foreign, doc,
+        timestamp,
+        own_id if foreign and own_id else project_id,
+        foreign,
+        doc,
     )

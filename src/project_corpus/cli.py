@@ -29,12 +29,19 @@ def _root_arg() -> click.Argument:
     return click.argument("root", type=click.Path(file_okay=False, path_type=str))
 
 
-index_option = click.option("--index", "index", default=None, metavar="PATH",
-                            help="Index file inside ROOT/.project-corpus/cache/ (default: context.sqlite3).")
+index_option = click.option(
+    "--index",
+    "index",
+    default=None,
+    metavar="PATH",
+    help="Index file inside ROOT/.project-corpus/cache/ (default: context.sqlite3).",
+)
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
-@click.version_option(__version__, "--version", prog_name="project-corpus", message="%(prog)s %(version)s")
+@click.version_option(
+    __version__, "--version", prog_name="project-corpus", message="%(prog)s %(version)s"
+)
 @click.option("--debug", is_flag=True, help="Show tracebacks of internal errors.")
 def cli(debug: bool) -> None:
     """Context Intelligence for a Project Corpus (Protocol V2)."""
@@ -85,8 +92,13 @@ def query(root: str, query: str, index: str | None, limit: str) -> int:
 @_root_arg()
 @click.argument("query")
 @index_option
-@click.option("--max-tokens", "max_tokens", default="1200", metavar="N",
-              help="Excerpt token budget, 80..20000 (default 1200).")
+@click.option(
+    "--max-tokens",
+    "max_tokens",
+    default="1200",
+    metavar="N",
+    help="Excerpt token budget, 80..20000 (default 1200).",
+)
 def bundle(root: str, query: str, index: str | None, max_tokens: str) -> int:
     """Compile a token-budgeted, hash-stamped Context Bundle v1 for QUERY."""
     from project_corpus.bundle import check_budget
@@ -103,9 +115,13 @@ def bundle(root: str, query: str, index: str | None, max_tokens: str) -> int:
 
 @context.command()
 @_root_arg()
-@click.option("--bundle", "bundle_file", required=True, metavar="FILE", help="Bundle JSON file inside ROOT.")
+@click.option(
+    "--bundle", "bundle_file", required=True, metavar="FILE", help="Bundle JSON file inside ROOT."
+)
 @click.option("--consumer", required=True, metavar="ID", help="Who the bundle was delivered to.")
-@click.option("--item", "items", multiple=True, metavar="ID", help="A delivered item ID (default: all).")
+@click.option(
+    "--item", "items", multiple=True, metavar="ID", help="A delivered item ID (default: all)."
+)
 def receipt(root: str, bundle_file: str, consumer: str, items: tuple[str, ...]) -> int:
     """Make a Receipt v1 recording that a bundle was delivered."""
     from project_corpus import fs
@@ -119,28 +135,53 @@ def receipt(root: str, bundle_file: str, consumer: str, items: tuple[str, ...]) 
 
 
 def _fail_on_option() -> click.Option:
-    return click.option("--fail-on", "fail_on", type=click.Choice(["FAIL", "WARN"]), default="FAIL",
-                        help="Lowest severity that makes the run fail (default FAIL).")
+    return click.option(
+        "--fail-on",
+        "fail_on",
+        type=click.Choice(["FAIL", "WARN"]),
+        default="FAIL",
+        help="Lowest severity that makes the run fail (default FAIL).",
+    )
 
 
 @context.command()
 @_root_arg()
 @index_option
-@click.option("--bundle", "bundle_file", default=None, metavar="FILE", help="Also check this bundle JSON.")
-@click.option("--candidate", "candidates", multiple=True, metavar="FILE", help="Also check candidate files.")
+@click.option(
+    "--bundle", "bundle_file", default=None, metavar="FILE", help="Also check this bundle JSON."
+)
+@click.option(
+    "--candidate", "candidates", multiple=True, metavar="FILE", help="Also check candidate files."
+)
 @click.option("--config", "config", default=None, metavar="FILE", help="Lint configuration (YAML).")
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="json", help="Output format.")
 @click.option("--output", "output", default=None, metavar="FILE", help="Write the report to FILE.")
 @_fail_on_option()
 @click.option("--exit-zero", is_flag=True, help="Exit 0 even when findings fail the run.")
-def doctor(root: str, index: str | None, bundle_file: str | None, candidates: tuple[str, ...],
-           config: str | None, fmt: str, output: str | None, fail_on: str, exit_zero: bool) -> int:
+def doctor(
+    root: str,
+    index: str | None,
+    bundle_file: str | None,
+    candidates: tuple[str, ...],
+    config: str | None,
+    fmt: str,
+    output: str | None,
+    fail_on: str,
+    exit_zero: bool,
+) -> int:
     """Memory Doctor: lint ROOT's corpus (and index, bundle, candidates). Never repairs."""
     from project_corpus.doctor import memory_doctor
     from project_corpus.output import render_report
 
-    report = memory_doctor(root, index=index, check_index=index is not None, bundle=bundle_file,
-                           candidates=list(candidates), config=config, fail_on=fail_on)
+    report = memory_doctor(
+        root,
+        index=index,
+        check_index=index is not None,
+        bundle=bundle_file,
+        candidates=list(candidates),
+        config=config,
+        fail_on=fail_on,
+    )
     _write(render_report(report, fmt), output)
     return 0 if report["ok"] or exit_zero else 1
 
@@ -148,12 +189,20 @@ def doctor(root: str, index: str | None, bundle_file: str | None, candidates: tu
 @context.command(name="candidate-validate")
 @_root_arg()
 @click.argument("files", nargs=-1)
-@click.option("--input", "inputs", multiple=True, metavar="FILE", help="A candidate JSON file (repeatable).")
+@click.option(
+    "--input", "inputs", multiple=True, metavar="FILE", help="A candidate JSON file (repeatable)."
+)
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="json", help="Output format.")
 @click.option("--output", "output", default=None, metavar="FILE", help="Write the report to FILE.")
 @click.option("--exit-zero", is_flag=True, help="Exit 0 even when a candidate is invalid.")
-def candidate_validate(root: str, files: tuple[str, ...], inputs: tuple[str, ...], fmt: str,
-                       output: str | None, exit_zero: bool) -> int:
+def candidate_validate(
+    root: str,
+    files: tuple[str, ...],
+    inputs: tuple[str, ...],
+    fmt: str,
+    output: str | None,
+    exit_zero: bool,
+) -> int:
     """Lint proposed memory candidates (default: .project-corpus/candidates/*.json)."""
     from project_corpus.candidate import lint_candidates
     from project_corpus.output import render_report
@@ -166,8 +215,16 @@ def candidate_validate(root: str, files: tuple[str, ...], inputs: tuple[str, ...
 @context.command(name="eval")
 @_root_arg()
 @index_option
-@click.option("--dataset", required=True, metavar="FILE", help="CorpusEval v1 dataset JSON inside ROOT.")
-@click.option("--format", "fmt", type=click.Choice(["json", "markdown"]), default="json", help="Output format.")
+@click.option(
+    "--dataset", required=True, metavar="FILE", help="CorpusEval v1 dataset JSON inside ROOT."
+)
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["json", "markdown"]),
+    default="json",
+    help="Output format.",
+)
 @click.option("--exit-zero", is_flag=True, help="Exit 0 even when a case fails.")
 def eval_(root: str, index: str | None, dataset: str, fmt: str, exit_zero: bool) -> int:
     """Offline retrieval and bundle evaluation (CorpusEval v1), no LLM judge."""
@@ -183,8 +240,8 @@ def eval_(root: str, index: str | None, dataset: str, fmt: str, exit_zero: bool)
 @click.argument("name", required=False)
 def schema(name: str | None) -> int:
     """Print a shipped JSON Schema (without NAME: list them)."""
-    from project_corpus.schemas import schema_text
     from project_corpus.schemas import schema_names
+    from project_corpus.schemas import schema_text
 
     _emit(schema_text(name) if name else "".join(f"{n}\n" for n in schema_names()))
     return 0
@@ -197,11 +254,25 @@ def trust() -> None:
 
 @trust.command()
 @_root_arg()
-@click.option("--capability", "capabilities", multiple=True, required=True, metavar="NAME",
-              help="A capability to grant (repeatable).")
+@click.option(
+    "--capability",
+    "capabilities",
+    multiple=True,
+    required=True,
+    metavar="NAME",
+    help="A capability to grant (repeatable).",
+)
 @click.option("--transport", "transports", multiple=True, default=("stdio-mcp",), show_default=True)
-@click.option("--out", "out", default=None, metavar="PATH", help="Grant file (default under $XDG_CONFIG_HOME).")
-def grant(root: str, capabilities: tuple[str, ...], transports: tuple[str, ...], out: str | None) -> int:
+@click.option(
+    "--out",
+    "out",
+    default=None,
+    metavar="PATH",
+    help="Grant file (default under $XDG_CONFIG_HOME).",
+)
+def grant(
+    root: str, capabilities: tuple[str, ...], transports: tuple[str, ...], out: str | None
+) -> int:
     """Grant capabilities to ROOT; the grant is written outside the project."""
     from project_corpus import trust as trust_mod
     from project_corpus.jsonio import pretty
@@ -212,7 +283,9 @@ def grant(root: str, capabilities: tuple[str, ...], transports: tuple[str, ...],
 
 @trust.command()
 @_root_arg()
-@click.option("--grant", "grant_path", default=None, metavar="PATH", help="Grant file (default location).")
+@click.option(
+    "--grant", "grant_path", default=None, metavar="PATH", help="Grant file (default location)."
+)
 def show(root: str, grant_path: str | None) -> int:
     """Show the trust grant for ROOT and its effective capabilities."""
     from project_corpus import trust as trust_mod
@@ -225,15 +298,20 @@ def show(root: str, grant_path: str | None) -> int:
 @cli.command()
 @click.option("--root", "root", default=".", show_default=True, help="Project root.")
 @click.option("--trust", "grant_path", required=True, metavar="GRANT", help="Trust grant file.")
-@click.option("--allow", "allow", multiple=True, metavar="CAPABILITY", help="Session capability (repeatable).")
+@click.option(
+    "--allow", "allow", multiple=True, metavar="CAPABILITY", help="Session capability (repeatable)."
+)
 def mcp(root: str, grant_path: str, allow: tuple[str, ...]) -> int:
     """Serve the corpus over stdio MCP (optional extra `project-corpus[mcp]`)."""
     try:
         from project_corpus.mcp_server import serve
     except ModuleNotFoundError as exc:
         if exc.name and exc.name.split(".")[0] == "mcp":
-            raise ContextError("MCP_UNAVAILABLE", "the `mcp` SDK is not installed",
-                               hint="pip install 'project-corpus[mcp]'") from None
+            raise ContextError(
+                "MCP_UNAVAILABLE",
+                "the `mcp` SDK is not installed",
+                hint="pip install 'project-corpus[mcp]'",
+            ) from None
         raise
     serve(root, grant_path, frozenset(allow))
     return 0
@@ -253,7 +331,8 @@ def _write(text: str, output: str | None) -> None:
 def _text_errors(argv: Sequence[str]) -> bool:
     args = list(argv)
     return any(a == "--format=text" for a in args) or any(
-        a == "--format" and i + 1 < len(args) and args[i + 1] == "text" for i, a in enumerate(args))
+        a == "--format" and i + 1 < len(args) and args[i + 1] == "text" for i, a in enumerate(args)
+    )
 
 
 def _report_error(code: str, detail: str, hint: str | None, argv: Sequence[str]) -> None:
@@ -286,7 +365,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     except Exception as exc:  # the one broad handler: anything else is a bug
         if "--debug" in args:
             traceback.print_exc()
-        _report_error("INTERNAL_ERROR", f"{type(exc).__name__}: {exc}",
-                      f"this is a bug; rerun with --debug and report it at {ISSUES_URL}", args)
+        _report_error(
+            "INTERNAL_ERROR",
+            f"{type(exc).__name__}: {exc}",
+            f"this is a bug; rerun with --debug and report it at {ISSUES_URL}",
+            args,
+        )
         return 3
     return result if isinstance(result, int) else 0

@@ -25,7 +25,7 @@ ERRORS: dict[str, str] = {
     "POLICY_PARSE": "policy.toml is not UTF-8 or not valid TOML.",
     "POLICY_UNKNOWN_KEY": "policy.toml has a key or table the protocol does not define.",
     "POLICY_SCHEMA": "policy.toml misses a table, has a wrong type or duplicate entries.",
-    "POLICY_VERSION": "policy_version is not \"2.0\".",
+    "POLICY_VERSION": 'policy_version is not "2.0".',
     "POLICY_PROJECT_ID": "policy project_id is not a valid project ID.",
     "POLICY_PROFILE": "profile is not READ_ONLY, SAFE_EDIT or MAINTAINER.",
     "POLICY_CAPABILITY": "A capability name is malformed.",
@@ -66,7 +66,7 @@ ERRORS: dict[str, str] = {
     # Evaluation (SPEC §9)
     "EVAL_SCHEMA": "The evaluation dataset has a wrong type, unknown key or too many cases.",
     # Inputs, configuration, CLI (SPEC §8, §10)
-    "CONTEXT_INPUT_PATH": "A JSON input is not a regular, non-linked file inside ROOT of at most 1 MiB.",
+    "CONTEXT_INPUT_PATH": "A JSON input is not a regular, unlinked file inside ROOT, <= 1 MiB.",
     "CONTEXT_INPUT_JSON": "A JSON input is not strict UTF-8 JSON.",
     "CONFIG_INVALID": "The lint configuration is invalid.",
     "OUTPUT_PATH": "The --output file cannot be written.",

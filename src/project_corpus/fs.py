@@ -79,19 +79,30 @@ def _kind(mode: int) -> str:
     return "special"
 
 
-def read_at(dir_fd: int, name: str, max_bytes: int, *, label: str, link_code: str,
-            limit_code: str = "CONTEXT_LIMIT") -> bytes:
+def read_at(
+    dir_fd: int,
+    name: str,
+    max_bytes: int,
+    *,
+    label: str,
+    link_code: str,
+    limit_code: str = "CONTEXT_LIMIT",
+) -> bytes:
     """Read a regular file NAME in DIR_FD, never following a link, at most MAX_BYTES."""
     try:
         fd = os.open(name, _FILE_FLAGS, dir_fd=dir_fd)
     except OSError as exc:
-        raise ContextError(link_code, f"{label}: cannot open without following links ({exc.strerror})") from None
+        raise ContextError(
+            link_code, f"{label}: cannot open without following links ({exc.strerror})"
+        ) from None
     try:
         st = os.fstat(fd)
         if not stat.S_ISREG(st.st_mode):
             raise ContextError(link_code, f"{label}: not a regular file")
         if st.st_size > max_bytes:
-            raise ContextError(limit_code, f"{label}: {st.st_size} bytes exceeds the limit of {max_bytes}")
+            raise ContextError(
+                limit_code, f"{label}: {st.st_size} bytes exceeds the limit of {max_bytes}"
+            )
         chunks = []
         remaining = max_bytes + 1
         while remaining > 0:
@@ -102,14 +113,17 @@ def read_at(dir_fd: int, name: str, max_bytes: int, *, label: str, link_code: st
             remaining -= len(chunk)
         data = b"".join(chunks)
         if len(data) > max_bytes:
-            raise ContextError(limit_code, f"{label}: grew past the limit of {max_bytes} bytes while read")
+            raise ContextError(
+                limit_code, f"{label}: grew past the limit of {max_bytes} bytes while read"
+            )
         return data
     finally:
         os.close(fd)
 
 
-def read_relative(root: Path, rel: str, max_bytes: int, *, code: str,
-                  limit_code: str | None = None) -> bytes:
+def read_relative(
+    root: Path, rel: str, max_bytes: int, *, code: str, limit_code: str | None = None
+) -> bytes:
     """Read ROOT/rel confined to ROOT. Any link, missing or special file raises CODE."""
     try:
         parts = _split(rel)
@@ -118,8 +132,9 @@ def read_relative(root: Path, rel: str, max_bytes: int, *, code: str,
     parent = "/".join(parts[:-1])
     try:
         with open_dir(root, parent) as dfd:
-            return read_at(dfd, parts[-1], max_bytes, label=rel, link_code=code,
-                           limit_code=limit_code or code)
+            return read_at(
+                dfd, parts[-1], max_bytes, label=rel, link_code=code, limit_code=limit_code or code
+            )
     except OSError as exc:
         raise ContextError(code, f"{rel}: {exc.strerror or exc}") from None
 
@@ -176,8 +191,12 @@ def portable_input_path(root: Path, user_path: str, code: str = "CONTEXT_INPUT_P
 
 def write_exclusive(dir_fd: int, name: str, data: bytes, mode: int = 0o644) -> None:
     """Create NAME exclusively in DIR_FD (never through a link), write DATA and fsync."""
-    fd = os.open(name, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC,
-                 mode, dir_fd=dir_fd)
+    fd = os.open(
+        name,
+        os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC,
+        mode,
+        dir_fd=dir_fd,
+    )
     try:
         view = memoryview(data)
         while view:

@@ -30,8 +30,8 @@ SCHEMA = (
     "CREATE TABLE sources (path TEXT PRIMARY KEY, sha256 TEXT NOT NULL, size INTEGER NOT NULL,"
     " source_type TEXT NOT NULL, authority_class TEXT NOT NULL, temporal_status TEXT NOT NULL,"
     " timestamp TEXT, line_count INTEGER NOT NULL, project_id TEXT NOT NULL) WITHOUT ROWID",
-    "CREATE TABLE items (item_id TEXT NOT NULL, source_path TEXT NOT NULL, line_start INTEGER NOT NULL,"
-    " line_end INTEGER NOT NULL, section_line INTEGER NOT NULL,"
+    "CREATE TABLE items (item_id TEXT NOT NULL, source_path TEXT NOT NULL,"
+    " line_start INTEGER NOT NULL, line_end INTEGER NOT NULL, section_line INTEGER NOT NULL,"
     " PRIMARY KEY (source_path, line_start, item_id)) WITHOUT ROWID",
     "CREATE TABLE relations (source TEXT NOT NULL, line INTEGER NOT NULL, target TEXT NOT NULL,"
     " validity TEXT NOT NULL, PRIMARY KEY (source, line)) WITHOUT ROWID",
@@ -84,11 +84,18 @@ def resolve_index_path(root: Path, index: str | None) -> str:
     project, corpus_name = os.path.split(corpus_dir)
     # The components inside the project are opened without following links later on;
     # the part above them may be reached through links (it is the root, resolved once).
-    if (corpus_name, cache_name) != (".project-corpus", "cache") or os.path.realpath(project) != str(root):
-        raise ContextError("INDEX_PATH", f"{index}: the index must be a file directly inside {CACHE_DIR}/",
-                           hint=f"use the default {DEFAULT_INDEX}")
+    if (corpus_name, cache_name) != (".project-corpus", "cache") or os.path.realpath(
+        project
+    ) != str(root):
+        raise ContextError(
+            "INDEX_PATH",
+            f"{index}: the index must be a file directly inside {CACHE_DIR}/",
+            hint=f"use the default {DEFAULT_INDEX}",
+        )
     if not name.endswith(".sqlite3") or name == ".sqlite3" or name.startswith(STAGING_PREFIX):
-        raise ContextError("INDEX_PATH", f"{index}: the index must be a `.sqlite3` file (not a staging file)")
+        raise ContextError(
+            "INDEX_PATH", f"{index}: the index must be a `.sqlite3` file (not a staging file)"
+        )
     return name
 
 
@@ -108,11 +115,14 @@ def _check_cache_dir(root: Path, create: bool) -> bool:
 
 def check_target(root: Path, name: str) -> None:
     """INDEX_PATH when the index target exists but is a link or not a regular file."""
-    with contextlib.suppress(FileNotFoundError, NotADirectoryError):
-        with fs.open_dir(root, CACHE_DIR) as fd:
-            kind = fs.entry_kind(fd, name)
-            if kind not in (None, "file"):
-                raise ContextError("INDEX_PATH", f"{CACHE_DIR}/{name} is a {kind}, not a regular file")
+    kind: str | None = None
+    with (
+        contextlib.suppress(FileNotFoundError, NotADirectoryError),
+        fs.open_dir(root, CACHE_DIR) as fd,
+    ):
+        kind = fs.entry_kind(fd, name)
+    if kind not in (None, "file"):
+        raise ContextError("INDEX_PATH", f"{CACHE_DIR}/{name} is a {kind}, not a regular file")
 
 
 def prepare_index_path(root: Path, index: str | None) -> str:
@@ -141,13 +151,34 @@ def serialize(corpus: Corpus) -> bytes:
             "tool_version": __version__,
         }
         conn.executemany("INSERT INTO meta VALUES (?, ?)", sorted(meta.items()))
-        conn.executemany("INSERT INTO sources VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", [
-            (s.path, s.sha256, s.size, s.source_type, s.authority_class, s.temporal_status,
-             s.timestamp, s.line_count, s.project_id) for s in corpus.sources])
-        conn.executemany("INSERT INTO items VALUES (?, ?, ?, ?, ?)", [
-            (i.item_id, i.source_path, i.line_start, i.line_end, i.section_line) for i in corpus.items])
-        conn.executemany("INSERT INTO relations VALUES (?, ?, ?, ?)", [
-            (r.source, r.line, r.target, r.validity) for r in corpus.relations])
+        conn.executemany(
+            "INSERT INTO sources VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            [
+                (
+                    s.path,
+                    s.sha256,
+                    s.size,
+                    s.source_type,
+                    s.authority_class,
+                    s.temporal_status,
+                    s.timestamp,
+                    s.line_count,
+                    s.project_id,
+                )
+                for s in corpus.sources
+            ],
+        )
+        conn.executemany(
+            "INSERT INTO items VALUES (?, ?, ?, ?, ?)",
+            [
+                (i.item_id, i.source_path, i.line_start, i.line_end, i.section_line)
+                for i in corpus.items
+            ],
+        )
+        conn.executemany(
+            "INSERT INTO relations VALUES (?, ?, ?, ?)",
+            [(r.source, r.line, r.target, r.validity) for r in corpus.relations],
+        )
         conn.commit()
         return conn.serialize()
     finally:
@@ -196,10 +227,16 @@ def open_index(root: Path, index: str | None = None) -> StoredIndex:
     try:
         with fs.open_dir(root, CACHE_DIR) as fd:
             if fs.entry_kind(fd, name) is None:
-                raise ContextError("INDEX_MISSING", f"{rel} does not exist", hint="run `project-corpus context build ROOT`")
+                raise ContextError(
+                    "INDEX_MISSING",
+                    f"{rel} does not exist",
+                    hint="run `project-corpus context build ROOT`",
+                )
             data = fs.read_at(fd, name, MAX_INDEX_BYTES, label=rel, link_code="INDEX_PATH")
     except (FileNotFoundError, NotADirectoryError):
-        raise ContextError("INDEX_MISSING", f"{rel} does not exist", hint="run `project-corpus context build ROOT`") from None
+        raise ContextError(
+            "INDEX_MISSING", f"{rel} does not exist", hint="run `project-corpus context build ROOT`"
+        ) from None
     except OSError as exc:
         raise ContextError("INDEX_PATH", f"{rel}: {exc.strerror or exc}") from None
     return _load(data, rel)
@@ -211,18 +248,35 @@ def _load(data: bytes, rel: str) -> StoredIndex:
         conn.deserialize(data)
         meta = dict(conn.execute("SELECT key, value FROM meta"))
         if meta.get("index_schema_version") != INDEX_SCHEMA_VERSION:
-            raise ContextError("INDEX_SCHEMA_MISMATCH",
-                               f"{rel}: schema {meta.get('index_schema_version')!r}, expected {INDEX_SCHEMA_VERSION!r}",
-                               hint="rebuild with `project-corpus context build ROOT`")
-        sources = {row[0]: StoredSource(*row) for row in conn.execute(
-            "SELECT path, sha256, size, source_type, authority_class, temporal_status, timestamp,"
-            " line_count, project_id FROM sources ORDER BY path")}
-        items = tuple(StoredItem(*row) for row in conn.execute(
-            "SELECT item_id, source_path, line_start, line_end, section_line FROM items"
-            " ORDER BY source_path, line_start, item_id"))
-        rels = tuple(conn.execute("SELECT source, line, target, validity FROM relations ORDER BY source, line"))
+            raise ContextError(
+                "INDEX_SCHEMA_MISMATCH",
+                f"{rel}: schema {meta.get('index_schema_version')!r}, "
+                f"expected {INDEX_SCHEMA_VERSION!r}",
+                hint="rebuild with `project-corpus context build ROOT`",
+            )
+        sources = {
+            row[0]: StoredSource(*row)
+            for row in conn.execute(
+                "SELECT path, sha256, size, source_type, authority_class, temporal_status,"
+                " timestamp, line_count, project_id FROM sources ORDER BY path"
+            )
+        }
+        items = tuple(
+            StoredItem(*row)
+            for row in conn.execute(
+                "SELECT item_id, source_path, line_start, line_end, section_line FROM items"
+                " ORDER BY source_path, line_start, item_id"
+            )
+        )
+        rels = tuple(
+            conn.execute(
+                "SELECT source, line, target, validity FROM relations ORDER BY source, line"
+            )
+        )
     except (sqlite3.DatabaseError, ValueError, TypeError, OverflowError) as exc:
-        raise ContextError("INDEX_CORRUPT", f"{rel}: {exc}", hint="delete it and run `context build`") from None
+        raise ContextError(
+            "INDEX_CORRUPT", f"{rel}: {exc}", hint="delete it and run `context build`"
+        ) from None
     finally:
         conn.close()
     return StoredIndex(meta, sources, items, rels)
@@ -231,21 +285,30 @@ def _load(data: bytes, rel: str) -> StoredIndex:
 def verify_index(stored: StoredIndex, corpus: Corpus) -> None:
     """INDEX_PROJECT_MISMATCH or INDEX_STALE unless STORED matches the fresh CORPUS."""
     if stored.project_id != corpus.project_id:
-        raise ContextError("INDEX_PROJECT_MISMATCH",
-                           f"index project {stored.project_id!r} != corpus project {corpus.project_id!r}",
-                           hint="rebuild the index")
+        raise ContextError(
+            "INDEX_PROJECT_MISMATCH",
+            f"index project {stored.project_id!r} != corpus project {corpus.project_id!r}",
+            hint="rebuild the index",
+        )
     fresh = corpus.source_map()
     stored_map = {path: s.sha256 for path, s in stored.sources.items()}
     if fresh != stored_map:
-        changed = sorted(p for p in fresh.keys() | stored_map.keys() if fresh.get(p) != stored_map.get(p))
-        shown = ", ".join(changed[:10]) + (f" (+{len(changed) - 10} more)" if len(changed) > 10 else "")
-        raise ContextError("INDEX_STALE", f"sources changed since the index was built: {shown}",
-                           hint="rebuild the index with `project-corpus context build ROOT`")
+        changed = sorted(
+            p for p in fresh.keys() | stored_map.keys() if fresh.get(p) != stored_map.get(p)
+        )
+        shown = ", ".join(changed[:10]) + (
+            f" (+{len(changed) - 10} more)" if len(changed) > 10 else ""
+        )
+        raise ContextError(
+            "INDEX_STALE",
+            f"sources changed since the index was built: {shown}",
+            hint="rebuild the index with `project-corpus context build ROOT`",
+        )
 
 
 def load_verified(root: str | os.PathLike[str], index: str | None = None) -> Corpus:
     """The fresh, strict corpus of ROOT after checking its stored index is current."""
-    from project_corpus.snapshot import collect  # noqa: PLC0415
+    from project_corpus.snapshot import collect
 
     root_path = fs.resolve_root(root)
     prepare_index_path(root_path, index)

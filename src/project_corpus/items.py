@@ -22,11 +22,24 @@ def source_items(source: Source) -> list[Item]:
     lines = source.doc.lines
     for block in source.doc.blocks:
         for start, end, text in _spans(block, lines):
-            items.append(Item(
-                item_id(source.path, start, end, text), source.project_id, text, source.path,
-                source.sha256, source.source_type, source.authority_class, source.temporal_status,
-                source.timestamp, block.section, block.section_line, start, end, block.kind,
-            ))
+            items.append(
+                Item(
+                    item_id(source.path, start, end, text),
+                    source.project_id,
+                    text,
+                    source.path,
+                    source.sha256,
+                    source.source_type,
+                    source.authority_class,
+                    source.temporal_status,
+                    source.timestamp,
+                    block.section,
+                    block.section_line,
+                    start,
+                    end,
+                    block.kind,
+                )
+            )
     return items
 
 

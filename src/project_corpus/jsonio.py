@@ -14,7 +14,9 @@ MAX_INPUT_BYTES = 1024 * 1024
 
 def canonical_bytes(value: object) -> bytes:
     """Canonical JSON: sorted keys, no spaces, UTF-8, NaN refused (SPEC §4)."""
-    text = json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(",", ":"), allow_nan=False)
+    text = json.dumps(
+        value, ensure_ascii=False, sort_keys=True, separators=(",", ":"), allow_nan=False
+    )
     return text.encode("utf-8")
 
 
@@ -40,7 +42,9 @@ def parse_json_bytes(data: bytes, label: str) -> object:
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise ContextError("CONTEXT_INPUT_JSON", f"{label}: not UTF-8 at byte {exc.start}") from None
+        raise ContextError(
+            "CONTEXT_INPUT_JSON", f"{label}: not UTF-8 at byte {exc.start}"
+        ) from None
     try:
         return json.loads(text, parse_constant=_reject_constant)
     except (ValueError, RecursionError) as exc:

@@ -56,11 +56,17 @@ def _fences(lines: tuple[str, ...]) -> list[tuple[int, int]]:
     for number, line in enumerate(lines, start=1):
         match = FENCE_RE.match(line)
         if fence:
-            if match and match.group(1)[0] == fence[0] and len(match.group(1)) >= len(fence) \
-                    and not line.strip().strip(fence[0]):
+            if (
+                match
+                and match.group(1)[0] == fence[0]
+                and len(match.group(1)) >= len(fence)
+                and not line.strip().strip(fence[0])
+            ):
                 ranges.append((opened, number))
                 fence = ""
-        elif match and not (match.group(1)[0] == "`" and "`" in line.strip()[len(match.group(1)):]):
+        elif match and not (
+            match.group(1)[0] == "`" and "`" in line.strip()[len(match.group(1)) :]
+        ):
             fence, opened = match.group(1), number
     if fence:
         ranges.append((opened, len(lines)))
@@ -129,8 +135,12 @@ class _Sections:
             self.path, self.line = " > ".join(h.title for h in self.stack), heading.line
 
 
-def _blocks(lines: tuple[str, ...], fences: list[tuple[int, int]], headings: tuple[Heading, ...],
-            meta_lines: set[int]) -> list[Block]:
+def _blocks(
+    lines: tuple[str, ...],
+    fences: list[tuple[int, int]],
+    headings: tuple[Heading, ...],
+    meta_lines: set[int],
+) -> list[Block]:
     heading_at = {h.line: h for h in headings}
     fence_end = dict(fences)
     sections = _Sections()
@@ -140,8 +150,13 @@ def _blocks(lines: tuple[str, ...], fences: list[tuple[int, int]], headings: tup
     while number < len(lines):
         number += 1
         line = lines[number - 1]
-        if open_kind and (not line.strip() or number in heading_at or number in fence_end
-                          or number in meta_lines or not _continues(open_kind, _line_kind(line), line)):
+        if open_kind and (
+            not line.strip()
+            or number in heading_at
+            or number in fence_end
+            or number in meta_lines
+            or not _continues(open_kind, _line_kind(line), line)
+        ):
             blocks.append(Block(open_kind, open_start, open_end, sections.path, sections.line))
             open_kind = ""
         if not line.strip():
@@ -150,8 +165,15 @@ def _blocks(lines: tuple[str, ...], fences: list[tuple[int, int]], headings: tup
             heading = heading_at[number]
             sections.enter(heading)
             titled = heading.level >= 2
-            blocks.append(Block("heading", number, number, sections.path if titled else "",
-                                sections.line if titled else 0))
+            blocks.append(
+                Block(
+                    "heading",
+                    number,
+                    number,
+                    sections.path if titled else "",
+                    sections.line if titled else 0,
+                )
+            )
         elif number in fence_end:
             blocks.extend(_code_chunks(number, fence_end[number], sections))
             number = fence_end[number]
@@ -167,5 +189,7 @@ def _blocks(lines: tuple[str, ...], fences: list[tuple[int, int]], headings: tup
 
 
 def _code_chunks(first: int, last: int, sections: _Sections) -> list[Block]:
-    return [Block("code", start, min(start + CODE_CHUNK_LINES - 1, last), sections.path, sections.line)
-            for start in range(first, last + 1, CODE_CHUNK_LINES)]
+    return [
+        Block("code", start, min(start + CODE_CHUNK_LINES - 1, last), sections.path, sections.line)
+        for start in range(first, last + 1, CODE_CHUNK_LINES)
+    ]

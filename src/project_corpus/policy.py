@@ -20,7 +20,7 @@ BASE_CAPABILITIES = frozenset(
     "corpus.read corpus.stat corpus.search corpus.timeline corpus.context corpus.validate "
     "migration.plan audit.read git.status git.diff".split()
 )
-SAFE_EDIT_EXTRA = frozenset("state.update task.create report.create mcp.stdio".split())
+SAFE_EDIT_EXTRA = frozenset(["state.update", "task.create", "report.create", "mcp.stdio"])
 PROFILE_CAPABILITIES = {
     "READ_ONLY": BASE_CAPABILITIES,
     "SAFE_EDIT": BASE_CAPABILITIES | SAFE_EDIT_EXTRA,
@@ -81,7 +81,9 @@ def parse_policy(data: bytes) -> tuple[Policy, list[Finding]]:
         text = data.decode("utf-8")
         raw = tomllib.loads(text)
     except UnicodeDecodeError as exc:
-        return EMPTY_POLICY._replace(sha256=digest), [_f("POLICY_PARSE", 1, f"not UTF-8 at byte {exc.start}")]
+        return EMPTY_POLICY._replace(sha256=digest), [
+            _f("POLICY_PARSE", 1, f"not UTF-8 at byte {exc.start}")
+        ]
     except tomllib.TOMLDecodeError as exc:
         return EMPTY_POLICY._replace(sha256=digest), [_f("POLICY_PARSE", 1, str(exc))]
     findings: list[Finding] = []
@@ -102,15 +104,36 @@ def parse_policy(data: bytes) -> tuple[Policy, list[Finding]]:
     for scope in (*read, *write):
         problem = scope_problem(scope)
         if problem:
-            findings.append(_f("POLICY_SCOPE", _line_of(text, "read" if scope in read else "write"),
-                               f"{scope!r}: {problem}"))
+            findings.append(
+                _f(
+                    "POLICY_SCOPE",
+                    _line_of(text, "read" if scope in read else "write"),
+                    f"{scope!r}: {problem}",
+                )
+            )
     requirements = _requirements(raw, text, findings)
     if write and not all(requirements.get(k) is True for k in TABLE_KEYS["requirements"]):
-        findings.append(_f("POLICY_WRITE_REQUIREMENTS", _line_of(text, "requirements"),
-                           "write scopes need expected_hash, verified_readback and audit_receipt"))
-    lines = {key: _line_of(text, key) for key in ("project_id", "profile", "allow", "read", "write")}
-    policy = Policy(version or "", project_id or "", profile or "", tuple(allow), tuple(read),
-                    tuple(write), requirements, digest, lines)
+        findings.append(
+            _f(
+                "POLICY_WRITE_REQUIREMENTS",
+                _line_of(text, "requirements"),
+                "write scopes need expected_hash, verified_readback and audit_receipt",
+            )
+        )
+    lines = {
+        key: _line_of(text, key) for key in ("project_id", "profile", "allow", "read", "write")
+    }
+    policy = Policy(
+        version or "",
+        project_id or "",
+        profile or "",
+        tuple(allow),
+        tuple(read),
+        tuple(write),
+        requirements,
+        digest,
+        lines,
+    )
     return policy, findings
 
 
@@ -127,13 +150,17 @@ def _check_keys(raw: dict[str, object], text: str, findings: list[Finding]) -> N
     for table, keys in TABLE_KEYS.items():
         value = raw.get(table)
         if table in raw and not isinstance(value, dict):
-            findings.append(_f("POLICY_SCHEMA", _line_of(text, table), f"`{table}` must be a table"))
+            findings.append(
+                _f("POLICY_SCHEMA", _line_of(text, table), f"`{table}` must be a table")
+            )
         elif isinstance(value, dict):
             for key in sorted(set(value) - set(keys)):
                 findings.append(_f("POLICY_UNKNOWN_KEY", _line_of(text, key), f"{table}.{key}"))
             for key in keys:
                 if key not in value:
-                    findings.append(_f("POLICY_SCHEMA", _line_of(text, table), f"missing `{table}.{key}`"))
+                    findings.append(
+                        _f("POLICY_SCHEMA", _line_of(text, table), f"missing `{table}.{key}`")
+                    )
 
 
 def _string(raw: dict[str, object], key: str, text: str, findings: list[Finding]) -> str | None:
@@ -144,22 +171,26 @@ def _string(raw: dict[str, object], key: str, text: str, findings: list[Finding]
     return value if isinstance(value, str) else None
 
 
-def _string_list(raw: dict[str, object], table: str, key: str, text: str,
-                 findings: list[Finding]) -> list[str]:
+def _string_list(
+    raw: dict[str, object], table: str, key: str, text: str, findings: list[Finding]
+) -> list[str]:
     section = raw.get(table)
     if not isinstance(section, dict) or key not in section:
         return []
     value = section[key]
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        findings.append(_f("POLICY_SCHEMA", _line_of(text, key), f"`{table}.{key}` must be a list of strings"))
+        findings.append(
+            _f("POLICY_SCHEMA", _line_of(text, key), f"`{table}.{key}` must be a list of strings")
+        )
         return []
     if len(set(value)) != len(value):
         findings.append(_f("POLICY_SCHEMA", _line_of(text, key), f"`{table}.{key}` has duplicates"))
     return list(value)
 
 
-def _check_capabilities(allow: list[str], profile: str | None, text: str,
-                        findings: list[Finding]) -> None:
+def _check_capabilities(
+    allow: list[str], profile: str | None, text: str, findings: list[Finding]
+) -> None:
     line = _line_of(text, "allow")
     allowed = PROFILE_CAPABILITIES.get(profile or "")
     for name in allow:
@@ -181,5 +212,7 @@ def _requirements(raw: dict[str, object], text: str, findings: list[Finding]) ->
         if isinstance(value, bool):
             result[key] = value
         else:
-            findings.append(_f("POLICY_SCHEMA", _line_of(text, key), f"`requirements.{key}` must be a boolean"))
+            findings.append(
+                _f("POLICY_SCHEMA", _line_of(text, key), f"`requirements.{key}` must be a boolean")
+            )
     return result

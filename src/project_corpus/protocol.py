@@ -16,7 +16,12 @@ from project_corpus.policy import ID_RE
 from project_corpus.timeparse import parse_timestamp
 
 PROJECT_SECTIONS = ("Objective", "Invariants", "Durable Scope Boundaries", "Non-Goals")
-STATUS_SECTIONS = ("Current Verified Baseline", "Blockers", "Evidence References", "Exact Next Action")
+STATUS_SECTIONS = (
+    "Current Verified Baseline",
+    "Blockers",
+    "Evidence References",
+    "Exact Next Action",
+)
 TASK_SECTIONS = ("Objective", "Scope", "Constraints", "Acceptance Criteria")
 REPORT_SECTIONS = ("Summary", "Evidence", "Limitations")
 TASK_KEYS = ("Protocol-Version", "Project-ID", "Task-ID", "Task-Status")
@@ -45,9 +50,16 @@ def check_metadata(doc: Document, path: str, keys: tuple[str, ...]) -> Iterator[
             yield _finding("MISSING_METADATA", path, 1, key)
     for entry in doc.meta:
         if entry.key == "Protocol-Version" and entry.value != "2.0":
-            yield _finding("INVALID_METADATA", path, entry.line, f"Protocol-Version {entry.value!r} is not 2.0")
+            yield _finding(
+                "INVALID_METADATA", path, entry.line, f"Protocol-Version {entry.value!r} is not 2.0"
+            )
         elif entry.key in ("Project-ID", "Task-ID", "Report-ID") and not ID_RE.match(entry.value):
-            yield _finding("INVALID_METADATA", path, entry.line, f"{entry.key} {entry.value!r} is not a valid ID")
+            yield _finding(
+                "INVALID_METADATA",
+                path,
+                entry.line,
+                f"{entry.key} {entry.value!r} is not a valid ID",
+            )
 
 
 def check_sections(doc: Document, path: str, required: tuple[str, ...]) -> Iterator[Finding]:
@@ -65,8 +77,9 @@ def check_sections(doc: Document, path: str, required: tuple[str, ...]) -> Itera
         order = sorted(required, key=lambda name: lines[name][0])
         for expected, actual in zip(required, order, strict=True):
             if expected != actual:
-                yield _finding("SECTION_ORDER", path, lines[actual][0],
-                               f"expected {', '.join(required)}")
+                yield _finding(
+                    "SECTION_ORDER", path, lines[actual][0], f"expected {', '.join(required)}"
+                )
                 break
 
 
@@ -75,7 +88,9 @@ def section_text(doc: Document, title: str) -> list[tuple[int, str]]:
     start = next((h.line for h in doc.headings if h.level == 2 and h.title == title), None)
     if start is None:
         return []
-    end = next((h.line - 1 for h in doc.headings if h.line > start and h.level <= 2), len(doc.lines))
+    end = next(
+        (h.line - 1 for h in doc.headings if h.line > start and h.level <= 2), len(doc.lines)
+    )
     return [(n, doc.lines[n - 1]) for n in range(start + 1, end + 1) if doc.lines[n - 1].strip()]
 
 
@@ -89,18 +104,26 @@ def check_project(doc: Document) -> Iterator[Finding]:
     yield from check_metadata(doc, PROJECT_PATH, ("Protocol-Version", "Project-ID", "Logical-Name"))
     logical = doc.meta_value("Logical-Name")
     if logical is not None and not logical:
-        line = next(m.line for m in doc.meta if m.key == "Logical-Name")
-        yield _finding("INVALID_METADATA", PROJECT_PATH, line, "Logical-Name is empty")
+        where = next(m.line for m in doc.meta if m.key == "Logical-Name")
+        yield _finding("INVALID_METADATA", PROJECT_PATH, where, "Logical-Name is empty")
     yield from check_sections(doc, PROJECT_PATH, PROJECT_SECTIONS)
     yield from _role_overlap(doc, PROJECT_PATH, STATUS_SECTIONS)
     for number, line in enumerate(doc.lines, start=1):
         if ABSOLUTE_ROOT_RE.match(line):
-            yield _finding("PROJECT_ABSOLUTE_ROOT", PROJECT_PATH, number, line.split(":", 1)[0].strip())
+            yield _finding(
+                "PROJECT_ABSOLUTE_ROOT", PROJECT_PATH, number, line.split(":", 1)[0].strip()
+            )
 
 
 def check_status(doc: Document) -> Iterator[Finding]:
-    keys = ("Protocol-Version", "Project-ID", "Lifecycle-Status", "Active-Task-ID",
-            "Last-Verified-At", "Evidence-Class")
+    keys = (
+        "Protocol-Version",
+        "Project-ID",
+        "Lifecycle-Status",
+        "Active-Task-ID",
+        "Last-Verified-At",
+        "Evidence-Class",
+    )
     yield from check_metadata(doc, STATUS_PATH, keys)
     for entry in doc.meta:
         problem = _status_value_problem(entry.key, entry.value)
@@ -110,7 +133,9 @@ def check_status(doc: Document) -> Iterator[Finding]:
     yield from _role_overlap(doc, STATUS_PATH, PROJECT_SECTIONS)
     if doc.meta_value("Lifecycle-Status") == "ACTIVE" and not has_next_action(doc):
         line = next(m.line for m in doc.meta if m.key == "Lifecycle-Status")
-        yield _finding("INVALID_METADATA", STATUS_PATH, line, "ACTIVE status needs a real Exact Next Action")
+        yield _finding(
+            "INVALID_METADATA", STATUS_PATH, line, "ACTIVE status needs a real Exact Next Action"
+        )
 
 
 def _status_value_problem(key: str, value: str) -> str | None:
@@ -126,8 +151,11 @@ def _status_value_problem(key: str, value: str) -> str | None:
 
 
 def is_utc_datetime(value: str) -> bool:
-    return "T" in value.upper() and parse_timestamp(value) is not None and (
-        value.upper().endswith("Z") or value.endswith(("+00:00", "-00:00")))
+    return (
+        "T" in value.upper()
+        and parse_timestamp(value) is not None
+        and (value.upper().endswith("Z") or value.endswith(("+00:00", "-00:00")))
+    )
 
 
 def has_next_action(doc: Document) -> bool:
@@ -137,19 +165,29 @@ def has_next_action(doc: Document) -> bool:
 
 def check_artifact(doc: Document, path: str, source_type: str) -> Iterator[Finding]:
     """Task/Report shape (doctor's ARTIFACT_SHAPE): keys, sections, ID equal to the stem."""
-    keys, sections, id_key = (TASK_KEYS, TASK_SECTIONS, "Task-ID") if source_type == "task" \
+    keys, sections, id_key = (
+        (TASK_KEYS, TASK_SECTIONS, "Task-ID")
+        if source_type == "task"
         else (REPORT_KEYS, REPORT_SECTIONS, "Report-ID")
+    )
     for finding in (*check_metadata(doc, path, keys), *check_sections(doc, path, sections)):
         if finding.code in ("MISSING_METADATA", "MISSING_SECTION"):
-            yield finding._replace(code="ARTIFACT_SHAPE", detail=f"missing {finding.detail}",
-                                   anchor=f"ARTIFACT_SHAPE:missing {finding.detail}")
+            yield finding._replace(
+                code="ARTIFACT_SHAPE",
+                detail=f"missing {finding.detail}",
+                anchor=f"ARTIFACT_SHAPE:missing {finding.detail}",
+            )
     value = doc.meta_value(id_key)
     stem = path.rsplit("/", 1)[-1][: -len(".md")]
     if value is not None and value != stem:
         line = next(m.line for m in doc.meta if m.key == id_key)
-        yield _finding("ARTIFACT_SHAPE", path, line, f"{id_key} {value!r} differs from file stem {stem!r}")
+        yield _finding(
+            "ARTIFACT_SHAPE", path, line, f"{id_key} {value!r} differs from file stem {stem!r}"
+        )
 
 
 def check_generated(path: str, text: str) -> Iterator[Finding]:
     if GENERATED_MARKER not in text[:512]:
-        yield _finding("GENERATED_VIEW_UNMARKED", path, 1, f"no {GENERATED_MARKER} in the first 512 characters")
+        yield _finding(
+            "GENERATED_VIEW_UNMARKED", path, 1, f"no {GENERATED_MARKER} in the first 512 characters"
+        )

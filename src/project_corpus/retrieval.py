@@ -13,12 +13,22 @@ from project_corpus.models import STATUS_PATH
 from project_corpus.models import Corpus
 from project_corpus.models import Item
 
-AUTHORITY_WEIGHT = {"CANONICAL": 80, "ACTIVE_TASK": 65, "CITED_REPORT": 50, "SCOPED_REPORT": 30,
-                    "OTHER_TASK": 15, "OTHER_STATE": 10, "HISTORY": 0}
+AUTHORITY_WEIGHT = {
+    "CANONICAL": 80,
+    "ACTIVE_TASK": 65,
+    "CITED_REPORT": 50,
+    "SCOPED_REPORT": 30,
+    "OTHER_TASK": 15,
+    "OTHER_STATE": 10,
+    "HISTORY": 0,
+}
 TEMPORAL_WEIGHT = {"current": 20, "scoped": 5, "unknown": -5, "historical": -15, "superseded": -45}
-STATUS_ROLE_WORDS = ("status state lifecycle baseline current blocker next "
-                     "статус состояние текущий блокер следующий").split()
-PROJECT_ROLE_WORDS = "identity objective invariant durable scope goal идентичность цель инвариант граница".split()
+STATUS_ROLE_WORDS = (
+    "status state lifecycle baseline current blocker next статус состояние текущий блокер следующий"
+).split()
+PROJECT_ROLE_WORDS = (
+    "identity objective invariant durable scope goal идентичность цель инвариант граница"
+).split()
 MAX_LIMIT = 100
 
 
@@ -39,8 +49,11 @@ class Result(NamedTuple):
 
     def as_dict(self) -> dict[str, object]:
         data = self.item.as_dict()
-        data.update(retrieval_score=self.score, selection_reasons=list(self.reasons),
-                    freshness_requirement=FRESHNESS_REQUIREMENT)
+        data.update(
+            retrieval_score=self.score,
+            selection_reasons=list(self.reasons),
+            freshness_requirement=FRESHNESS_REQUIREMENT,
+        )
         return data
 
 
@@ -64,7 +77,9 @@ def analyse(corpus: Corpus) -> Analysis:
         stem_sets.append(own | section_stems[item.section])
     stamps = sorted({s.timestamp for s in corpus.sources if s.timestamp})
     recency = {stamp: (10 * (i + 1)) // len(stamps) for i, stamp in enumerate(stamps)}
-    analysis = Analysis(tuple(items), tuple(stem_sets), tuple(text_sets), len(corpus.items), recency)
+    analysis = Analysis(
+        tuple(items), tuple(stem_sets), tuple(text_sets), len(corpus.items), recency
+    )
     _CACHE.clear()
     _CACHE[id(corpus)] = (corpus, analysis)
     return analysis
@@ -83,7 +98,9 @@ def check_limit(limit: object) -> int:
     except ValueError:
         value = -1
     if not 1 <= value <= MAX_LIMIT:
-        raise ContextError("QUERY_LIMIT", f"--limit must be an integer from 1 to {MAX_LIMIT}, got {limit!r}")
+        raise ContextError(
+            "QUERY_LIMIT", f"--limit must be an integer from 1 to {MAX_LIMIT}, got {limit!r}"
+        )
     return value
 
 
@@ -95,8 +112,15 @@ def search(corpus: Corpus, query: str, limit: int = 20) -> list[Result]:
     analysis = analyse(corpus)
     idf = {t: _idf(analysis, t) for t in terms}
     total_idf = sum(idf.values())
-    ctx = _QueryContext(query_seq, terms, idf, total_idf, textmod.has_historical_intent(terms),
-                        bool(terms & _role_stems(STATUS_ROLE_WORDS)), bool(terms & _role_stems(PROJECT_ROLE_WORDS)))
+    ctx = _QueryContext(
+        query_seq,
+        terms,
+        idf,
+        total_idf,
+        textmod.has_historical_intent(terms),
+        bool(terms & _role_stems(STATUS_ROLE_WORDS)),
+        bool(terms & _role_stems(PROJECT_ROLE_WORDS)),
+    )
     scored = []
     for index, (item, stem_set) in enumerate(zip(analysis.items, analysis.stem_sets, strict=True)):
         hits = terms & stem_set
@@ -137,8 +161,9 @@ def _contains_sequence(haystack: list[str], needle: list[str]) -> bool:
     return any(haystack[i : i + width] == needle for i in range(len(haystack) - width + 1))
 
 
-def _score(ctx: _QueryContext, item: Item, hits: set[str], recency: dict[str, int],
-           index: int) -> tuple[Result, int]:
+def _score(
+    ctx: _QueryContext, item: Item, hits: set[str], recency: dict[str, int], index: int
+) -> tuple[Result, int]:
     reasons = [f"lexical_terms:{','.join(sorted(hits))}"]
     score = math.floor(200 * sum(ctx.idf[t] for t in hits) / ctx.total_idf)
     if len(ctx.seq) >= 2 and _contains_sequence(textmod.content_stems(item.text), ctx.seq):
@@ -148,7 +173,11 @@ def _score(ctx: _QueryContext, item: Item, hits: set[str], recency: dict[str, in
         score += 70
         reasons.append("historical_query_intent")
     score += AUTHORITY_WEIGHT[item.authority_class] + TEMPORAL_WEIGHT[item.temporal_status]
-    reasons += [f"authority:{item.authority_class}", f"temporal:{item.temporal_status}", "exact_project_scope"]
+    reasons += [
+        f"authority:{item.authority_class}",
+        f"temporal:{item.temporal_status}",
+        "exact_project_scope",
+    ]
     if ctx.status_role and item.source_path == STATUS_PATH:
         score += 50
         reasons.append("canonical_current_state_role")

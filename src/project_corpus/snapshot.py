@@ -84,7 +84,11 @@ class _Reader:
                 continue
             if entry.kind in ("link", "special") and self._links_to_scope(entry.path):
                 self.problem("SOURCE_LINK", entry.path, f"a {entry.kind} is never followed")
-            elif entry.kind == "file" and entry.name.endswith(".md") and in_scope(entry.path, self.scopes):
+            elif (
+                entry.kind == "file"
+                and entry.name.endswith(".md")
+                and in_scope(entry.path, self.scopes)
+            ):
                 self._read(dir_fd, entry.path, entry.name, source_type)
 
     def _links_to_scope(self, path: str) -> bool:
@@ -102,7 +106,10 @@ class _Reader:
             return
         self.total_bytes += len(data)
         if self.total_bytes > MAX_TOTAL_BYTES:
-            raise ContextError("CONTEXT_LIMIT", f"snapshot_bytes: more than {MAX_TOTAL_BYTES} bytes in scoped sources")
+            raise ContextError(
+                "CONTEXT_LIMIT",
+                f"snapshot_bytes: more than {MAX_TOTAL_BYTES} bytes in scoped sources",
+            )
         try:
             text = data.decode("utf-8")
         except UnicodeDecodeError as exc:
@@ -112,7 +119,9 @@ class _Reader:
         doc = parse_document(text)
         self.nonblank += sum(1 for line in doc.lines if line.strip())
         if self.nonblank > MAX_NONBLANK_LINES:
-            raise ContextError("CONTEXT_LIMIT", f"nonblank_lines: more than {MAX_NONBLANK_LINES} non-blank lines")
+            raise ContextError(
+                "CONTEXT_LIMIT", f"nonblank_lines: more than {MAX_NONBLANK_LINES} non-blank lines"
+            )
         self.sources.append(RawSource(path, sha256_hex(data), len(data), source_type, doc))
 
 
@@ -140,26 +149,58 @@ def collect(root: str | os.PathLike[str], *, strict: bool = True) -> Corpus:
     project_id = _project_id(by_path, strict)
     if strict and findings:
         codes = sorted({f.code for f in findings})
-        raise ContextError("PROTOCOL_NONCONFORMANT", ", ".join(codes),
-                           hint="run `project-corpus context doctor ROOT` for located findings")
+        raise ContextError(
+            "PROTOCOL_NONCONFORMANT",
+            ", ".join(codes),
+            hint="run `project-corpus context doctor ROOT` for located findings",
+        )
     return _assemble(root_path, project_id, policy, raw, findings)
 
 
-def _assemble(root: Path, project_id: str, policy: Policy, raw: list[RawSource],
-              findings: list[Finding]) -> Corpus:
+def _assemble(
+    root: Path, project_id: str, policy: Policy, raw: list[RawSource], findings: list[Finding]
+) -> Corpus:
     status = next((s.doc for s in raw if s.path == STATUS_PATH), None)
     active_id, active_path, last_verified = classify.status_facts(status)
     active_doc = next((s.doc for s in raw if s.path == active_path), None)
-    cited = classify.cited_reports(status, active_doc, [(s.path, s.doc) for s in raw if s.source_type == "report"])
-    sources = [classify.classify(s.path, s.sha256, s.size, s.source_type, s.doc, project_id,
-                                 active_path, cited, last_verified) for s in raw]
+    cited = classify.cited_reports(
+        status, active_doc, [(s.path, s.doc) for s in raw if s.source_type == "report"]
+    )
+    sources = [
+        classify.classify(
+            s.path,
+            s.sha256,
+            s.size,
+            s.source_type,
+            s.doc,
+            project_id,
+            active_path,
+            cited,
+            last_verified,
+        )
+        for s in raw
+    ]
     rels = relations(sources, active_path)
     superseded = superseded_paths(rels)
-    sources = [s._replace(temporal_status="superseded") if s.path in superseded else s for s in sources]
+    sources = [
+        s._replace(temporal_status="superseded") if s.path in superseded else s for s in sources
+    ]
     items = tuple(item for src in sources for item in source_items(src))
     digest = canonical_sha256({s.path: s.sha256 for s in sources})
-    return Corpus(root, project_id, policy, tuple(sources), items, tuple(rels), digest, active_id,
-                  active_path, last_verified, tuple(findings), {s.path: s for s in sources})
+    return Corpus(
+        root,
+        project_id,
+        policy,
+        tuple(sources),
+        items,
+        tuple(rels),
+        digest,
+        active_id,
+        active_path,
+        last_verified,
+        tuple(findings),
+        {s.path: s for s in sources},
+    )
 
 
 def _is_real_dir(root: Path, rel: str) -> bool:
@@ -187,7 +228,9 @@ def _required_paths(root: Path) -> list[Finding]:
             continue
         broken.append(rel)
         code = "REQUIRED_PATH_LINK" if actual in ("link", "special") else "MISSING_REQUIRED_PATH"
-        detail = f"required {kind} is missing" if actual is None else f"required {kind} is a {actual}"
+        detail = (
+            f"required {kind} is missing" if actual is None else f"required {kind} is a {actual}"
+        )
         findings.append(Finding(code, rel, 1, detail, anchor=f"{code}:{rel}"))
     return findings
 
@@ -198,17 +241,28 @@ def _read_policy(root: Path, findings: list[Finding]) -> tuple[Policy, list[Find
     try:
         data = fs.read_relative(root, POLICY_PATH, MAX_POLICY_BYTES, code="POLICY_PARSE")
     except ContextError as exc:
-        return EMPTY_POLICY, [Finding("POLICY_PARSE", POLICY_PATH, 1, exc.detail, anchor="POLICY_PARSE")]
+        return EMPTY_POLICY, [
+            Finding("POLICY_PARSE", POLICY_PATH, 1, exc.detail, anchor="POLICY_PARSE")
+        ]
     return parse_policy(data)
 
 
-def _scope_findings(policy: Policy, policy_findings: list[Finding],
-                    by_path: dict[str, RawSource]) -> list[Finding]:
+def _scope_findings(
+    policy: Policy, policy_findings: list[Finding], by_path: dict[str, RawSource]
+) -> list[Finding]:
     if any(f.code in ("POLICY_PARSE", "POLICY_SCHEMA") for f in policy_findings):
         return []
     missing = [p for p in (PROJECT_PATH, STATUS_PATH) if not in_scope(p, policy.read)]
-    return [Finding("CONTEXT_SCOPE", POLICY_PATH, 1, f"{p} is not in the read scope", anchor=f"CONTEXT_SCOPE:{p}")
-            for p in missing]
+    return [
+        Finding(
+            "CONTEXT_SCOPE",
+            POLICY_PATH,
+            1,
+            f"{p} is not in the read scope",
+            anchor=f"CONTEXT_SCOPE:{p}",
+        )
+        for p in missing
+    ]
 
 
 def _canonical_findings(by_path: dict[str, RawSource], policy: Policy) -> list[Finding]:
@@ -225,18 +279,30 @@ def _canonical_findings(by_path: dict[str, RawSource], policy: Policy) -> list[F
     if status:
         findings.extend(_mismatch(STATUS_PATH, status.doc, project_id))
     if ID_RE.match(policy.project_id) and policy.project_id != project_id:
-        findings.append(Finding("PROJECT_ID_MISMATCH", POLICY_PATH, policy_line(policy, "project_id"),
-                                f"policy project_id {policy.project_id!r} != PROJECT {project_id!r}",
-                                anchor="PROJECT_ID_MISMATCH:policy"))
+        findings.append(
+            Finding(
+                "PROJECT_ID_MISMATCH",
+                POLICY_PATH,
+                policy_line(policy, "project_id"),
+                f"policy project_id {policy.project_id!r} != PROJECT {project_id!r}",
+                anchor="PROJECT_ID_MISMATCH:policy",
+            )
+        )
     return findings
 
 
 def _mismatch(path: str, doc: Document, project_id: str) -> list[Finding]:
     for entry in doc.meta:
         if entry.key == "Project-ID" and entry.value != project_id:
-            return [Finding("PROJECT_ID_MISMATCH", path, entry.line,
-                            f"Project-ID {entry.value!r} != PROJECT {project_id!r}",
-                            anchor=f"PROJECT_ID_MISMATCH:{path}")]
+            return [
+                Finding(
+                    "PROJECT_ID_MISMATCH",
+                    path,
+                    entry.line,
+                    f"Project-ID {entry.value!r} != PROJECT {project_id!r}",
+                    anchor=f"PROJECT_ID_MISMATCH:{path}",
+                )
+            ]
     return []
 
 
@@ -258,9 +324,17 @@ def _generated_views(root: Path) -> list[Finding]:
         if not entry.name.endswith(".md") or entry.kind == "dir":
             continue
         try:
-            head = fs.read_at(dir_fd, entry.name, MAX_SOURCE_BYTES, label=entry.path, link_code="GENERATED_VIEW_UNMARKED")
+            head = fs.read_at(
+                dir_fd,
+                entry.name,
+                MAX_SOURCE_BYTES,
+                label=entry.path,
+                link_code="GENERATED_VIEW_UNMARKED",
+            )
         except ContextError as exc:
-            findings.append(Finding("GENERATED_VIEW_UNMARKED", entry.path, 1, exc.detail, anchor=entry.path))
+            findings.append(
+                Finding("GENERATED_VIEW_UNMARKED", entry.path, 1, exc.detail, anchor=entry.path)
+            )
             continue
         findings.extend(check_generated(entry.path, head[:2048].decode("utf-8", "replace")))
     return findings

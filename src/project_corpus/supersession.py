@@ -32,8 +32,11 @@ def target_problem(source: Source, target: str, active_path: str | None) -> str 
         return "the declaring document belongs to another project"
     if not target:
         return "no target path"
-    if "\\" in target or ":" in target or target.startswith("/") or any(
-        ord(ch) < 32 or ord(ch) == 127 for ch in target
+    if (
+        "\\" in target
+        or ":" in target
+        or target.startswith("/")
+        or any(ord(ch) < 32 or ord(ch) == 127 for ch in target)
     ):
         return "not a portable relative path"
     if any(part in ("", ".", "..") for part in target.split("/")):
@@ -58,13 +61,16 @@ def relations(sources: Iterable[Source], active_path: str | None) -> list[Relati
             if problem:
                 rels.append(Relation(src.path, target, line, "invalid", problem))
             elif target not in known:
-                rels.append(Relation(src.path, target, line, "orphan", "target is missing or out of scope"))
+                rels.append(
+                    Relation(src.path, target, line, "orphan", "target is missing or out of scope")
+                )
             else:
                 rels.append(Relation(src.path, target, line, "valid", ""))
     cyclic = _cyclic_nodes([(r.source, r.target) for r in rels if r.validity == "valid"])
     return [
         r._replace(validity="cyclic", detail="the edge lies on a supersession cycle")
-        if r.validity == "valid" and cyclic.get(r.source) is not None
+        if r.validity == "valid"
+        and cyclic.get(r.source) is not None
         and cyclic.get(r.source) == cyclic.get(r.target)
         else r
         for r in rels
@@ -75,51 +81,61 @@ def superseded_paths(rels: Iterable[Relation]) -> set[str]:
     return {r.target for r in rels if r.validity == "valid"}
 
 
-def _cyclic_nodes(edges: list[tuple[str, str]]) -> dict[str, int]:
-    """Node -> component number, for nodes in a strongly connected component of size > 1
-    (iterative Tarjan: linear in nodes + edges, no recursion limit)."""
-    graph: dict[str, list[str]] = {}
-    for a, b in edges:
-        graph.setdefault(a, []).append(b)
-        graph.setdefault(b, [])
-    index: dict[str, int] = {}
-    low: dict[str, int] = {}
-    on_stack: set[str] = set()
-    stack: list[str] = []
-    result: dict[str, int] = {}
-    counter = 0
-    for root in sorted(graph):
-        if root in index:
-            continue
+class _Tarjan:
+    """Iterative Tarjan SCC: linear in nodes + edges, no recursion limit."""
+
+    def __init__(self, graph: dict[str, list[str]]) -> None:
+        self.graph = graph
+        self.index: dict[str, int] = {}
+        self.low: dict[str, int] = {}
+        self.stack: list[str] = []
+        self.on_stack: set[str] = set()
+        self.cyclic: dict[str, int] = {}
+
+    def visit(self, root: str) -> None:
         work = [(root, 0)]
         while work:
             node, pos = work.pop()
             if pos == 0:
-                index[node] = low[node] = counter
-                counter += 1
-                stack.append(node)
-                on_stack.add(node)
-            children = graph[node]
+                self.index[node] = self.low[node] = len(self.index)
+                self.stack.append(node)
+                self.on_stack.add(node)
+            children = self.graph[node]
             if pos < len(children):
                 work.append((node, pos + 1))
                 child = children[pos]
-                if child not in index:
+                if child not in self.index:
                     work.append((child, 0))
-                elif child in on_stack:
-                    low[node] = min(low[node], index[child])
+                elif child in self.on_stack:
+                    self.low[node] = min(self.low[node], self.index[child])
                 continue
-            if low[node] == index[node]:
-                component = []
-                while True:
-                    member = stack.pop()
-                    on_stack.discard(member)
-                    component.append(member)
-                    if member == node:
-                        break
-                if len(component) > 1:
-                    for member in component:
-                        result[member] = index[node]
+            if self.low[node] == self.index[node]:
+                self._pop_component(node)
             if work:
                 parent = work[-1][0]
-                low[parent] = min(low[parent], low[node])
-    return result
+                self.low[parent] = min(self.low[parent], self.low[node])
+
+    def _pop_component(self, node: str) -> None:
+        component = []
+        while True:
+            member = self.stack.pop()
+            self.on_stack.discard(member)
+            component.append(member)
+            if member == node:
+                break
+        if len(component) > 1:
+            for member in component:
+                self.cyclic[member] = self.index[node]
+
+
+def _cyclic_nodes(edges: list[tuple[str, str]]) -> dict[str, int]:
+    """Node -> component number, for nodes in a strongly connected component of size > 1."""
+    graph: dict[str, list[str]] = {}
+    for a, b in edges:
+        graph.setdefault(a, []).append(b)
+        graph.setdefault(b, [])
+    tarjan = _Tarjan(graph)
+    for root in sorted(graph):
+        if root not in tarjan.index:
+            tarjan.visit(root)
+    return tarjan.cyclic

@@ -18,20 +18,30 @@ STOPWORDS = frozenset(
     было вот от меня еще нет о из ему теперь когда даже ну вдруг ли если уже или ни быть был него
     до вас нибудь опять уж вам ведь там потом себя ничего ей может они тут где есть надо ней для
     мы тебя их чем была сам чтоб без будто чего раз тоже себе под будет ж тогда кто этот того
-    потому этого какой совсем ним здесь этом один почти мой тем чтобы нее сейчас были куда зачем
+    потому этого какой совсем ним здесь этом один почти мой тем чтобы нее были куда зачем
     всех никогда можно при наконец два об другой хоть после над больше тот через эти нас про всего
     них какая много разве три эту моя впрочем хорошо свою этой перед иногда лучше чуть том нельзя
     такой им более всегда конечно всю между это каков какое какие""".split()
 )
-# `сейчас` is a volatile word, never a stopword for the doctor; for retrieval it is noise.
 
-HISTORICAL_PREFIXES = ("old", "previous", "past", "histor", "supersed", "стар", "истор", "прошл",
-                       "предыдущ", "устар", "замещ")
+HISTORICAL_PREFIXES = (
+    "old",
+    "previous",
+    "past",
+    "histor",
+    "supersed",
+    "стар",
+    "истор",
+    "прошл",
+    "предыдущ",
+    "устар",
+    "замещ",
+)
 
 
 @lru_cache(maxsize=1)
 def _stemmers() -> tuple[object, object]:
-    import snowballstemmer  # noqa: PLC0415  (lazy: not needed by --version or doctor text checks)
+    import snowballstemmer  # lazy: --version and doctor do not need it
 
     return snowballstemmer.stemmer("english"), snowballstemmer.stemmer("russian")
 

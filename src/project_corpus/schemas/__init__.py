@@ -20,7 +20,9 @@ def schema_names() -> list[str]:
 
 def schema_text(name: str) -> str:
     if name not in schema_names():
-        raise ContextError("USAGE_ERROR", f"unknown schema {name!r}; one of: {', '.join(schema_names())}")
+        raise ContextError(
+            "USAGE_ERROR", f"unknown schema {name!r}; one of: {', '.join(schema_names())}"
+        )
     return resources.files(__package__).joinpath(name + SUFFIX).read_text(encoding="utf-8")
 
 
