@@ -1,0 +1,393 @@
+"""Time `project-corpus` commands as whole processes against the floor (SPEC §13).
+
+    python benchmarks/run.py [--corpus DIR] [--repeat 5] [--json]
+
+Without --corpus a maximum-size corpus is generated into a temporary directory. Each command
+runs once as a warm-up and then --repeat times; the table shows the median wall time, the
+ratio to the floor measured in the same run (a process that only reads and SHA-256-hashes the
+scoped files, `benchmarks/floor.py`; a bare `python -c pass` for `--version`), the target
+ratio, the peak RSS of the measured runs and PASS/MISS. Failing commands are reported with
+their stderr. This is a report, not a gate: the exit status is always 0.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import os
+import platform
+import shutil
+import signal
+import sqlite3
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Sequence
+from dataclasses import asdict
+from dataclasses import dataclass
+from dataclasses import field
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parent
+SOURCE_DIRS = ("state", "tasks", "reports", "history")
+RSS_TARGET_MB = 150.0
+STDERR_KEEP = 2000
+GNU_TIME = "/usr/bin/time"
+
+
+@dataclass
+class Case:
+    """One command to time: how to run it, which floor it is compared with, its targets."""
+
+    name: str
+    argv: list[str]
+    baseline: str | None = None  # "floor", "bare" or None for the floors themselves
+    target: float | None = None  # maximum ratio to the baseline
+    ok_codes: tuple[int, ...] = (0,)
+    tool: bool = True
+
+
+@dataclass
+class Result:
+    """Measurements of one case (times in seconds, RSS in MB of 10^6 bytes)."""
+
+    name: str
+    command: str
+    times: list[float] = field(default_factory=list)
+    median_s: float | None = None
+    baseline: str | None = None
+    ratio: float | None = None
+    target_ratio: float | None = None
+    peak_rss_mb: float | None = None
+    rss_target_mb: float | None = None
+    returncode: int | None = None
+    status: str = "ERROR"
+    error: str | None = None
+
+
+@dataclass
+class Run:
+    """One finished process: wall time, exit code, peak RSS (MB), stderr text."""
+
+    seconds: float
+    returncode: int
+    rss_mb: float
+    stderr: str
+
+
+def _kill_group(pid: int) -> None:
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(pid, signal.SIGKILL)
+
+
+def _gnu_time() -> str | None:
+    """Path of a GNU `time` that can report the child's peak RSS (`-f %M`), or None."""
+    if not os.access(GNU_TIME, os.X_OK):
+        return None
+    with tempfile.NamedTemporaryFile("r") as report:
+        argv = [GNU_TIME, "-f", "%M", "-o", report.name, "true"]
+        done = subprocess.run(argv, capture_output=True, check=False)
+        text = report.read().strip()
+    return GNU_TIME if done.returncode == 0 and text.isdigit() else None
+
+
+def _wait4_rss_mb(maxrss: int) -> float:
+    # ru_maxrss is in KiB on Linux and in bytes on macOS.
+    return maxrss / 1e6 if sys.platform == "darwin" else maxrss * 1024 / 1e6
+
+
+def run_once(argv: Sequence[str], env: dict[str, str], timeout: float, rss_via: str | None) -> Run:
+    """Run ARGV to completion; wall time by perf_counter, exit code and RSS by os.wait4.
+
+    With RSS_VIA (a GNU time) the command runs under `time -f %M` and the RSS is the one
+    GNU time reports for its own child; os.wait4 alone would also count the harness's own
+    RSS, which a spawned child inherits as its starting high-water mark.
+    """
+    with (
+        tempfile.TemporaryFile() as out,
+        tempfile.TemporaryFile() as err,
+        tempfile.NamedTemporaryFile("r") as report,
+    ):
+        if rss_via:
+            argv = [rss_via, "-f", "%M", "-o", report.name, *argv]
+        start = time.perf_counter()
+        proc = subprocess.Popen(
+            list(argv),
+            stdin=subprocess.DEVNULL,
+            stdout=out,
+            stderr=err,
+            env=env,
+            cwd=REPO,
+            start_new_session=True,
+        )
+        timer = threading.Timer(timeout, _kill_group, (proc.pid,))
+        timer.start()
+        try:
+            _, status, usage = os.wait4(proc.pid, 0)
+        finally:
+            timer.cancel()
+        seconds = time.perf_counter() - start
+        proc.returncode = os.waitstatus_to_exitcode(status)
+        err.seek(0)
+        stderr = err.read().decode("utf-8", "replace")
+        rss = _wait4_rss_mb(usage.ru_maxrss)
+        if rss_via:
+            last = (report.read().strip().splitlines() or [""])[-1]
+            rss = int(last) * 1024 / 1e6 if last.isdigit() else 0.0
+    if proc.returncode < 0:
+        stderr += f"\n(killed by signal {-proc.returncode}; timeout {timeout:g} s)"
+    return Run(seconds, proc.returncode, rss, stderr)
+
+
+def measure(
+    case: Case, repeat: int, env: dict[str, str], timeout: float, rss_via: str | None
+) -> Result:
+    """One warm-up (which also measures RSS under GNU time, when there is one), then REPEAT
+    timed runs; stops at the first unexpected exit code."""
+    result = Result(case.name, " ".join(case.argv), baseline=case.baseline)
+    result.target_ratio = case.target
+    result.rss_target_mb = RSS_TARGET_MB if case.tool else None
+    rss = 0.0
+    for index in range(repeat + 1):
+        run = run_once(case.argv, env, timeout, rss_via if index == 0 else None)
+        result.returncode = run.returncode
+        if run.returncode not in case.ok_codes:
+            result.error = run.stderr.strip()[-STDERR_KEEP:] or "(no stderr)"
+            result.times = []
+            return result
+        if index:
+            result.times.append(run.seconds)
+        if index == 0 or not rss_via:
+            rss = max(rss, run.rss_mb)
+    result.median_s = statistics.median(result.times)
+    result.peak_rss_mb = rss
+    result.status = "OK"
+    return result
+
+
+def judge(result: Result, floors: dict[str, float | None]) -> None:
+    """Fill in the ratio to the baseline and PASS/MISS from the targets that apply."""
+    if result.median_s is None:
+        return
+    base = floors.get(result.baseline or "")
+    if base:
+        result.ratio = result.median_s / base
+    slow = result.target_ratio is not None and (
+        result.ratio is None or result.ratio > result.target_ratio
+    )
+    heavy = result.rss_target_mb is not None and (result.peak_rss_mb or 0.0) > result.rss_target_mb
+    if result.baseline is not None:
+        result.status = "MISS" if slow or heavy else "PASS"
+
+
+def tool_cases(root: str) -> list[Case]:
+    """The measured `project-corpus` commands, in run order (build before its readers)."""
+    cli = [sys.executable, "-m", "project_corpus"]
+    index = os.path.join(root, ".project-corpus", "cache", "context.sqlite3")
+    ctx = [*cli, "context"]
+    return [
+        Case("--version", [*cli, "--version"], "bare", 3.0),
+        Case("context build", [*ctx, "build", root], "floor", 8.0),
+        Case(
+            "context query (en)",
+            [*ctx, "query", root, "what is the exact next action"],
+            "floor",
+            5.0,
+        ),
+        Case("context query (ru)", [*ctx, "query", root, "какое текущее состояние"], "floor", 5.0),
+        Case("context bundle", [*ctx, "bundle", root, "eviction policy latency"], "floor", 5.0),
+        Case("context doctor", [*ctx, "doctor", root], "floor", 5.0, (0, 1)),
+        Case(
+            "context doctor --index",
+            [*ctx, "doctor", root, "--index", index],
+            "floor",
+            None,
+            (0, 1),
+        ),
+    ]
+
+
+def floor_cases(root: str) -> list[Case]:
+    return [
+        Case("floor: read + sha256", [sys.executable, str(HERE / "floor.py"), root], tool=False),
+        Case("floor: python -c pass", [sys.executable, "-c", "pass"], tool=False),
+    ]
+
+
+def _probe(env: dict[str, str], timeout: float) -> subprocess.CompletedProcess[str]:
+    argv = [sys.executable, "-m", "project_corpus", "--version"]
+    return subprocess.run(
+        argv, env=env, capture_output=True, text=True, check=False, cwd=REPO, timeout=timeout
+    )
+
+
+def tool_env(timeout: float) -> tuple[dict[str, str], str | None, str | None]:
+    """Environment in which `python -m project_corpus` works, its version, and a note.
+
+    Falls back to PYTHONPATH=<repo>/src when the package is not installed in this venv.
+    """
+    env = dict(os.environ)
+    done = _probe(env, timeout)
+    if done.returncode == 0:
+        return env, done.stdout.strip(), None
+    src = REPO / "src"
+    if (src / "project_corpus").is_dir():
+        path = os.pathsep.join(filter(None, [str(src), env.get("PYTHONPATH")]))
+        alt = dict(env, PYTHONPATH=path)
+        retry = _probe(alt, timeout)
+        if retry.returncode == 0:
+            note = f"project_corpus is not installed in this venv; using PYTHONPATH={path}"
+            return alt, retry.stdout.strip(), note
+    detail = (done.stderr or done.stdout).strip()[-600:]
+    return (
+        env,
+        None,
+        f"`python -m project_corpus --version` fails (exit {done.returncode}): {detail}",
+    )
+
+
+def corpus_stats(root: Path) -> dict[str, int]:
+    """Sources, non-blank lines and bytes of the scoped folders (all `*.md` files)."""
+    files = [p for d in SOURCE_DIRS for p in (root / ".project-corpus" / d).rglob("*.md")]
+    lines = 0
+    size = 0
+    for path in files:
+        data = path.read_bytes()
+        size += len(data)
+        lines += sum(1 for line in data.decode("utf-8", "replace").split("\n") if line.strip())
+    return {"sources": len(files), "non_blank_lines": lines, "bytes": size}
+
+
+def generate_corpus(args: argparse.Namespace) -> Path:
+    """Generate a corpus into a new temporary directory (in a child process, so that the
+    harness itself stays small)."""
+    out = Path(tempfile.mkdtemp(prefix="project-corpus-bench-"))
+    argv = [sys.executable, str(HERE / "generate.py"), str(out), "--force"]
+    argv += ["--sources", str(args.sources), "--lines", str(args.lines), "--seed", str(args.seed)]
+    subprocess.run(argv, check=True, stdout=subprocess.DEVNULL, timeout=args.timeout)
+    return out
+
+
+def run_all(root: Path, args: argparse.Namespace) -> dict[str, object]:
+    env, version, note = tool_env(args.timeout)
+    rss_via = _gnu_time()
+    results = [measure(c, args.repeat, env, args.timeout, rss_via) for c in floor_cases(str(root))]
+    floors = {"floor": results[0].median_s, "bare": results[1].median_s}
+    for case in tool_cases(str(root)):
+        if version is None:
+            results.append(Result(case.name, " ".join(case.argv), error=note))
+            continue
+        result = measure(case, args.repeat, env, args.timeout, rss_via)
+        judge(result, floors)
+        results.append(result)
+    return {
+        "python": sys.version.split()[0],
+        "executable": sys.executable,
+        "platform": platform.platform(),
+        "cpu_count": os.cpu_count(),
+        "sqlite": sqlite3.sqlite_version,
+        "tool_version": version,
+        "note": note,
+        "rss_method": f"{rss_via} -f %M (warm-up run)"
+        if rss_via
+        else "os.wait4 ru_maxrss (includes the harness RSS at spawn: an upper bound)",
+        "repeat": args.repeat,
+        "corpus": {"root": str(root), **corpus_stats(root)},
+        "results": [asdict(r) for r in results],
+    }
+
+
+def _cell(value: float | None, fmt: str) -> str:
+    return "-" if value is None else format(value, fmt)
+
+
+def render_table(report: dict[str, object]) -> str:
+    corpus = report["corpus"]
+    assert isinstance(corpus, dict)
+    lines = [
+        f"project-corpus {report['tool_version'] or '(unavailable)'} | Python {report['python']} "
+        f"| SQLite {report['sqlite']} | {report['platform']} | {report['cpu_count']} CPUs",
+        f"corpus {corpus['root']}: {corpus['sources']} sources, {corpus['non_blank_lines']} "
+        f"non-blank lines, {corpus['bytes']} bytes; median of {report['repeat']} runs "
+        "after one warm-up",
+    ]
+    if report["note"]:
+        lines.append(f"note: {report['note']}")
+    lines.append(f"peak RSS measured by {report['rss_method']}")
+    head = ("command", "median s", "vs", "ratio", "target", "peak RSS MB", "result")
+    rows = [head]
+    results = report["results"]
+    assert isinstance(results, list)
+    for r in results:
+        target = "-" if r["target_ratio"] is None else f"<={r['target_ratio']:g}x"
+        rows.append(
+            (
+                r["name"],
+                _cell(r["median_s"], ".3f"),
+                r["baseline"] or "-",
+                _cell(r["ratio"], ".2f") + ("x" if r["ratio"] is not None else ""),
+                target,
+                _cell(r["peak_rss_mb"], ".1f"),
+                r["status"],
+            )
+        )
+    widths = [max(len(row[i]) for row in rows) for i in range(len(head))]
+    for n, row in enumerate(rows):
+        lines.append("  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True)).rstrip())
+        if n == 0:
+            lines.append("  ".join("-" * w for w in widths))
+    lines.append(f"targets: peak RSS <= {RSS_TARGET_MB:g} MB for every project-corpus command")
+    lines.extend(_errors(results))
+    return "\n".join(lines)
+
+
+def _errors(results: list[dict[str, object]]) -> list[str]:
+    out = []
+    for r in results:
+        if r["error"]:
+            out.append(f"\n{r['name']} failed (exit {r['returncode']}): {r['command']}")
+            out.extend("    " + line for line in str(r["error"]).splitlines()[-20:])
+    return out
+
+
+def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
+    parser.add_argument("--corpus", type=Path, help="project root (default: generate one)")
+    parser.add_argument("--repeat", type=int, default=5, help="timed runs per command")
+    parser.add_argument("--json", action="store_true", help="print machine-readable results")
+    parser.add_argument("--timeout", type=float, default=900.0, help="seconds per process")
+    parser.add_argument("--keep", action="store_true", help="keep a generated corpus")
+    parser.add_argument("--sources", type=int, default=2048, help="for a generated corpus")
+    parser.add_argument("--lines", type=int, default=50000, help="for a generated corpus")
+    parser.add_argument("--seed", type=int, default=1, help="for a generated corpus")
+    args = parser.parse_args(argv)
+    args.repeat = max(1, args.repeat)
+    return args
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = parse_args(argv)
+    root: Path | None = None
+    try:
+        root = args.corpus.resolve() if args.corpus else generate_corpus(args)
+        report = run_all(root, args)
+    except (OSError, subprocess.SubprocessError, SystemExit, ValueError) as exc:
+        print(f"benchmark aborted: {exc}", file=sys.stderr)
+        return 0
+    finally:
+        if root is not None and args.corpus is None and not args.keep:
+            shutil.rmtree(root, ignore_errors=True)
+    if args.json:
+        print(json.dumps(report, ensure_ascii=False, indent=2))
+    else:
+        print(render_table(report))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
