@@ -82,6 +82,7 @@ ERRORS: dict[str, str] = {
     "TRUST_ROOT_CHANGED": "The project root is not the directory the grant was made for.",
     "TRUST_DENIED": "A capability needed by this call is not effective.",
     "MCP_UNAVAILABLE": "The optional `mcp` extra is not installed.",
+    "MCP_ARGUMENTS": "MCP tool arguments have an unknown or missing key or a wrong JSON type.",
 }
 
 
