@@ -243,6 +243,8 @@ def open_index(root: Path, index: str | None = None) -> StoredIndex:
 
 
 def _load(data: bytes, rel: str) -> StoredIndex:
+    if len(data) < 512 or not data.startswith(b"SQLite format 3\0"):
+        raise ContextError("INDEX_CORRUPT", f"{rel}: not an SQLite database", hint="run `context build`")
     conn = sqlite3.connect(":memory:")
     try:
         conn.deserialize(data)

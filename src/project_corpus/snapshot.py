@@ -7,6 +7,7 @@ enforces the limits while reading, and returns a `Corpus` that every command sha
 from __future__ import annotations
 
 import os
+import stat
 from pathlib import Path
 from typing import NamedTuple
 
@@ -82,7 +83,7 @@ class _Reader:
         for dir_fd, entry in fs.walk(self.root, rel_dir):
             if entry.kind == "dir":
                 continue
-            if entry.kind in ("link", "special") and self._links_to_scope(entry.path):
+            if entry.kind in ("link", "special") and self._links_to_scope(dir_fd, entry):
                 self.problem("SOURCE_LINK", entry.path, f"a {entry.kind} is never followed")
             elif (
                 entry.kind == "file"
@@ -91,8 +92,16 @@ class _Reader:
             ):
                 self._read(dir_fd, entry.path, entry.name, source_type)
 
-    def _links_to_scope(self, path: str) -> bool:
-        return in_scope(path, self.scopes) or in_scope(path + "/x.md", self.scopes)
+    def _links_to_scope(self, dir_fd: int, entry: fs.Entry) -> bool:
+        """A link or special file that would be a source, or a linked directory that could
+        hold sources (its target is only stat-ed, never read)."""
+        if entry.name.endswith(".md") and in_scope(entry.path, self.scopes):
+            return True
+        try:
+            is_dir = stat.S_ISDIR(os.stat(entry.name, dir_fd=dir_fd).st_mode)
+        except OSError:
+            return False
+        return is_dir and in_scope(entry.path + "/x.md", self.scopes)
 
     def _read(self, dir_fd: int, path: str, name: str, source_type: str) -> None:
         if len(self.sources) >= MAX_SOURCES:
@@ -146,7 +155,6 @@ def collect(root: str | os.PathLike[str], *, strict: bool = True) -> Corpus:
     findings.extend(_scope_findings(policy, policy_findings, by_path))
     findings.extend(_canonical_findings(by_path, policy))
     findings.extend(_generated_views(root_path))
-    project_id = _project_id(by_path, strict)
     if strict and findings:
         codes = sorted({f.code for f in findings})
         raise ContextError(
@@ -154,7 +162,7 @@ def collect(root: str | os.PathLike[str], *, strict: bool = True) -> Corpus:
             ", ".join(codes),
             hint="run `project-corpus context doctor ROOT` for located findings",
         )
-    return _assemble(root_path, project_id, policy, raw, findings)
+    return _assemble(root_path, _project_id(by_path, strict), policy, raw, findings)
 
 
 def _assemble(
