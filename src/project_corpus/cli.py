@@ -228,8 +228,8 @@ def candidate_validate(
 @click.option("--exit-zero", is_flag=True, help="Exit 0 even when a case fails.")
 def eval_(root: str, index: str | None, dataset: str, fmt: str, exit_zero: bool) -> int:
     """Offline retrieval and bundle evaluation (CorpusEval v1), no LLM judge."""
+    from project_corpus.evaluate import render_eval
     from project_corpus.evaluate import run_eval
-    from project_corpus.output import render_eval
 
     result = run_eval(root, index, dataset)
     _emit(render_eval(result, fmt))
