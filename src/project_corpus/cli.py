@@ -306,10 +306,10 @@ def mcp(root: str, grant_path: str, allow: tuple[str, ...]) -> int:
     try:
         from project_corpus.mcp_server import serve
     except ModuleNotFoundError as exc:
-        if exc.name and exc.name.split(".")[0] == "mcp":
+        if exc.name and exc.name.split(".")[0] in ("mcp", "mcp_types", "anyio"):  # SDK + its deps
             raise ContextError(
                 "MCP_UNAVAILABLE",
-                "the `mcp` SDK is not installed",
+                f"the `mcp` SDK is not installed (no module named {exc.name!r})",
                 hint="pip install 'project-corpus[mcp]'",
             ) from None
         raise
