@@ -8,6 +8,7 @@ the key. `CASE_KEYS` is the registry: the shipped JSON Schema is checked against
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Callable
 from typing import NamedTuple
@@ -147,7 +148,12 @@ CASE_KEYS: dict[str, Checker] = {
 
 
 def _show(value: object) -> str:
-    shown = repr(value)
+    """A short JSON rendering of VALUE for an error detail (containers by kind only)."""
+    if isinstance(value, dict):
+        return "an object"
+    if isinstance(value, list):
+        return f"an array of {len(value)}"
+    shown = json.dumps(value, ensure_ascii=False)
     return shown if len(shown) <= 60 else shown[:57] + "..."
 
 
@@ -160,7 +166,7 @@ def _label(index: int, case: dict[str, object]) -> str:
 
 def _case_problems(index: int, case: object) -> tuple[dict[str, object], list[str]]:
     if not isinstance(case, dict):
-        return {}, [f"cases[{index}]: expected an object, got {type(case).__name__}"]
+        return {}, [f"cases[{index}]: expected an object, got {_show(case)}"]
     label = _label(index, case)
     values: dict[str, object] = {}
     problems = [f"{label}: unknown key {_show(k)}" for k in sorted(case) if k not in CASE_KEYS]
@@ -177,7 +183,7 @@ def _case_problems(index: int, case: object) -> tuple[dict[str, object], list[st
 
 def _top_level_problems(dataset: object) -> list[str]:
     if not isinstance(dataset, dict):
-        return [f"dataset: expected a JSON object, got {type(dataset).__name__}"]
+        return [f"dataset: expected a JSON object, got {_show(dataset)}"]
     problems = [f"dataset: unknown key {_show(k)}" for k in sorted(dataset) if k not in _TOP_KEYS]
     problems += [f'dataset: missing key "{k}"' for k in _TOP_KEYS if k not in dataset]
     version = dataset.get("schema_version", SCHEMA_VERSION)
