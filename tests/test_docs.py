@@ -1,0 +1,119 @@
+"""Meta-tests: generated docs are current, every error code and CLI command is documented."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import click
+import pytest
+
+from project_corpus import errors_doc
+from project_corpus.cli import cli
+from project_corpus.errors import ERRORS
+from project_corpus.errors import ContextError
+from project_corpus.schemas import schema_names
+
+REPO = Path(__file__).resolve().parent.parent
+SRC = REPO / "src" / "project_corpus"
+DOCS = REPO / "docs"
+
+# `ContextError("CODE"`, `ContextError(code="CODE"`, across line breaks.
+RAISE_RE = re.compile(r"ContextError\(\s*(?:code\s*=\s*)?[\"']([A-Za-z0-9_]+)[\"']")
+CODE_RE = re.compile(r"^[A-Z][A-Z0-9_]*$")
+
+
+def test_errors_md_is_generated_from_the_registry() -> None:
+    current = (DOCS / "errors.md").read_text(encoding="utf-8")
+    assert current == errors_doc.render(), "run `python -m project_corpus.errors_doc`"
+
+
+def test_errors_doc_check_mode(tmp_path: Path) -> None:
+    target = tmp_path / "errors.md"
+    assert errors_doc.main(["--check", str(target)]) == 1
+    assert errors_doc.main([str(target)]) == 0
+    assert errors_doc.main(["--check", str(target)]) == 0
+    assert target.read_text(encoding="utf-8") == errors_doc.render()
+
+
+def test_every_code_has_a_row_and_a_meaning() -> None:
+    rendered = errors_doc.render()
+    for code, meaning in ERRORS.items():
+        assert CODE_RE.match(code), code
+        assert meaning.strip() and meaning == meaning.strip(), code
+        assert f"| `{code}` | {errors_doc.exit_code(code)} |" in rendered
+
+
+def raised_codes() -> Iterator[tuple[str, str]]:
+    for path in sorted(SRC.rglob("*.py")):
+        for match in RAISE_RE.finditer(path.read_text(encoding="utf-8")):
+            yield str(path.relative_to(REPO)), match.group(1)
+
+
+def test_every_raised_code_is_registered() -> None:
+    found = list(raised_codes())
+    assert len({code for _, code in found}) >= 20, "the regex no longer finds the raise sites"
+    unregistered = sorted({(path, code) for path, code in found if code not in ERRORS})
+    assert unregistered == []
+
+
+def test_unregistered_code_is_refused() -> None:
+    with pytest.raises(ValueError, match="unregistered"):
+        ContextError("NOT_A_REAL_CODE", "x")
+
+
+def walk(group: click.Group, prefix: tuple[str, ...] = ()) -> Iterator[tuple[str, click.Command]]:
+    for name, command in sorted(group.commands.items()):
+        path = (*prefix, name)
+        if isinstance(command, click.Group):
+            yield from walk(command, path)
+        else:
+            yield " ".join(("project-corpus", *path)), command
+
+
+def sections(text: str) -> dict[str, str]:
+    """`## \\`title\\`` heading -> the text up to the next `## ` heading."""
+    parts = re.split(r"^## ", text, flags=re.MULTILINE)
+    return {part.splitlines()[0].strip().strip("`"): part for part in parts[1:]}
+
+
+CLI_DOC = sections((DOCS / "cli.md").read_text(encoding="utf-8"))
+COMMANDS = dict(walk(cli))
+
+
+def test_the_command_tree_is_walked() -> None:
+    assert "project-corpus context doctor" in COMMANDS
+    assert "project-corpus trust grant" in COMMANDS
+    assert len(COMMANDS) >= 11
+
+
+@pytest.mark.parametrize("name", sorted(COMMANDS))
+def test_every_command_is_documented(name: str) -> None:
+    assert name in CLI_DOC, f"docs/cli.md has no `## `{name}`` section"
+    section = CLI_DOC[name]
+    for param in COMMANDS[name].params:
+        if isinstance(param, click.Option):
+            long_names = [o for o in param.opts if o.startswith("--")]
+            assert any(o in section for o in long_names), f"{name}: {param.opts} undocumented"
+        else:
+            assert (param.human_readable_name or "").upper() in section, f"{name}: {param.name}"
+
+
+def test_global_options_and_exit_codes_are_documented() -> None:
+    for option in ("--version", "--debug", "--help"):
+        assert option in CLI_DOC["Global options"]
+    for code in ("| 0 |", "| 1 |", "| 2 |", "| 3 |"):
+        assert code in CLI_DOC["Exit codes"]
+    assert '"error":' in CLI_DOC["Error envelope"]
+
+
+def test_every_shipped_schema_is_named_in_the_cli_doc() -> None:
+    section = CLI_DOC["project-corpus schema"]
+    for name in schema_names():
+        assert f"`{name}`" in section, name
+
+
+@pytest.mark.parametrize("doc", ["pre-commit.md", "github-action.md", "cli.md", "errors.md"])
+def test_integration_docs_exist(doc: str) -> None:
+    assert (DOCS / doc).read_text(encoding="utf-8").startswith("# ")
