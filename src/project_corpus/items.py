@@ -46,6 +46,12 @@ def source_items(source: Source) -> list[Item]:
 def _spans(block: Block, lines: tuple[str, ...]) -> list[tuple[int, int, str]]:
     """Split a block at line boundaries so that no item exceeds 1,200 characters; a single
     longer line is one item whose text is cut to 1,200 characters."""
+    if block.line_start == block.line_end or block.kind == "meta":
+        text = lines[block.line_start - 1].strip()[:MAX_ITEM_CHARS]
+        return [(block.line_start, block.line_end, text)] if text else []
+    whole = _span(block.line_start, block.line_end, lines)
+    if len(whole[2]) < MAX_ITEM_CHARS:
+        return [whole]
     spans = []
     start = block.line_start
     length = 0

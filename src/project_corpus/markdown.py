@@ -28,6 +28,8 @@ def split_lines(text: str) -> tuple[str, ...]:
     lines = text.split("\n")
     if lines and lines[-1] == "":
         lines.pop()
+    if "\r" not in text:
+        return tuple(lines)
     return tuple(line[:-1] if line.endswith("\r") else line for line in lines)
 
 
@@ -54,6 +56,9 @@ def _fences(lines: tuple[str, ...]) -> list[tuple[int, int]]:
     ranges = []
     fence, opened = "", 0
     for number, line in enumerate(lines, start=1):
+        head = line[:4]
+        if "`" not in head and "~" not in head:
+            continue
         match = FENCE_RE.match(line)
         if fence:
             if (
@@ -106,13 +111,17 @@ def _metadata(lines: tuple[str, ...], headings: tuple[Heading, ...]) -> list[Met
 
 
 def _line_kind(line: str) -> str:
-    if COMMENT_RE.match(line):
+    first = line.lstrip()[:1]
+    if first == "<" and COMMENT_RE.match(line):
         return "comment"
-    if line.lstrip().startswith("|"):
+    if first == "|":
         return "table"
-    if LIST_RE.match(line):
+    if first in _LIST_STARTS and LIST_RE.match(line):
         return "list"
     return "paragraph"
+
+
+_LIST_STARTS = frozenset("-*+0123456789")
 
 
 def _continues(open_kind: str, kind: str, line: str) -> bool:
@@ -143,49 +152,51 @@ def _blocks(
 ) -> list[Block]:
     heading_at = {h.line: h for h in headings}
     fence_end = dict(fences)
+    special = heading_at.keys() | fence_end.keys() | meta_lines
     sections = _Sections()
     blocks: list[Block] = []
     open_kind, open_start, open_end = "", 0, 0
-    number = 0
-    while number < len(lines):
+    number, total = 0, len(lines)
+    while number < total:
         number += 1
         line = lines[number - 1]
-        if open_kind and (
-            not line.strip()
-            or number in heading_at
-            or number in fence_end
-            or number in meta_lines
-            or not _continues(open_kind, _line_kind(line), line)
-        ):
+        blank = not line.strip()
+        kind = "" if blank or number in special else _line_kind(line)
+        if open_kind:
+            if kind and _continues(open_kind, kind, line):
+                open_end = number
+                continue
             blocks.append(Block(open_kind, open_start, open_end, sections.path, sections.line))
             open_kind = ""
-        if not line.strip():
-            continue
-        if number in heading_at:
-            heading = heading_at[number]
-            sections.enter(heading)
-            titled = heading.level >= 2
-            blocks.append(
-                Block(
-                    "heading",
-                    number,
-                    number,
-                    sections.path if titled else "",
-                    sections.line if titled else 0,
-                )
-            )
-        elif number in fence_end:
-            blocks.extend(_code_chunks(number, fence_end[number], sections))
-            number = fence_end[number]
-        elif number in meta_lines:
-            blocks.append(Block("meta", number, number, sections.path, sections.line))
-        elif open_kind:
-            open_end = number
-        else:
-            open_kind, open_start, open_end = _line_kind(line), number, number
+        if kind:
+            open_kind, open_start, open_end = kind, number, number
+        elif not blank:
+            number = _special_block(number, heading_at, fence_end, sections, blocks)
     if open_kind:
         blocks.append(Block(open_kind, open_start, open_end, sections.path, sections.line))
     return blocks
+
+
+def _special_block(
+    number: int,
+    heading_at: dict[int, Heading],
+    fence_end: dict[int, int],
+    sections: _Sections,
+    blocks: list[Block],
+) -> int:
+    """Append the heading, code or metadata block starting at NUMBER; returns its last line."""
+    if number in heading_at:
+        heading = heading_at[number]
+        sections.enter(heading)
+        titled = heading.level >= 2
+        path, line = (sections.path, sections.line) if titled else ("", 0)
+        blocks.append(Block("heading", number, number, path, line))
+        return number
+    if number in fence_end:
+        blocks.extend(_code_chunks(number, fence_end[number], sections))
+        return fence_end[number]
+    blocks.append(Block("meta", number, number, sections.path, sections.line))
+    return number
 
 
 def _code_chunks(first: int, last: int, sections: _Sections) -> list[Block]:

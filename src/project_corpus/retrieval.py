@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import bisect
 import math
+import re
 from typing import NamedTuple
 
 from project_corpus import text as textmod
@@ -32,14 +34,54 @@ PROJECT_ROLE_WORDS = (
 MAX_LIMIT = 100
 
 
-class Analysis(NamedTuple):
-    """Per-corpus token data, computed once and reused by every query on that corpus."""
+class Analysis:
+    """Per-corpus token data, computed once and reused by every query on that corpus.
 
-    items: tuple[Item, ...]  # the items that can be results (the corpus project only)
-    stem_sets: tuple[frozenset[str], ...]  # stems of text + section path
-    text_sets: tuple[frozenset[str], ...]  # stems of the text only (near-duplicate identity)
-    n_items: int
-    recency: dict[str, int]
+    Stemming every token of a 50,000-line corpus costs more than reading it, so a query
+    stems only the tokens that start with the *stem prefix* of one of its terms: a Snowball
+    stem differs from its token at most in its last two characters (English; Russian stems
+    are plain prefixes), so no token with a query stem is ever skipped. One regular
+    expression finds those tokens in the folded text of all items at once. A property test
+    in tests/test_retrieval.py guards the prefix rule.
+    """
+
+    def __init__(self, corpus: Corpus) -> None:
+        self.items = tuple(i for i in corpus.items if i.project_id == corpus.project_id)
+        folded_sections: dict[str, str] = {}
+        parts = []
+        self.starts = []
+        offset = 0
+        for item in self.items:
+            if item.section not in folded_sections:
+                folded_sections[item.section] = textmod.fold(item.section)
+            part = textmod.fold(item.text) + "\n" + folded_sections[item.section]
+            self.starts.append(offset)
+            parts.append(part)
+            offset += len(part) + 1
+        self.blob = "\0".join(parts)
+        self.n_items = len(corpus.items)
+        stamps = sorted({s.timestamp for s in corpus.sources if s.timestamp})
+        self.recency = {stamp: (10 * (i + 1)) // len(stamps) for i, stamp in enumerate(stamps)}
+        self._text_sets: dict[int, frozenset[str]] = {}
+
+    def hits(self, terms: set[str]) -> dict[int, set[str]]:
+        """{item index: the query terms among its stems (text + section path)}."""
+        prefixes = sorted({textmod.stem_prefix(t) for t in terms}, key=lambda p: (-len(p), p))
+        pattern = re.compile(r"(?<![^\W_])(?:" + "|".join(map(re.escape, prefixes)) + r")[^\W_]*")
+        found: dict[int, set[str]] = {}
+        starts = self.starts
+        for match in pattern.finditer(self.blob):
+            stem = textmod.stem(match.group())
+            if stem in terms:
+                found.setdefault(bisect.bisect_right(starts, match.start()) - 1, set()).add(stem)
+        return found
+
+    def text_set(self, index: int) -> frozenset[str]:
+        """Stems of an item's text (near-duplicate identity)."""
+        cached = self._text_sets.get(index)
+        if cached is None:
+            cached = self._text_sets[index] = frozenset(textmod.stems(self.items[index].text))
+        return cached
 
 
 class Result(NamedTuple):
@@ -61,25 +103,11 @@ _CACHE: dict[int, tuple[Corpus, Analysis]] = {}
 
 
 def analyse(corpus: Corpus) -> Analysis:
+    """The (cached) analysis of CORPUS: one per corpus object, reused across queries."""
     cached = _CACHE.get(id(corpus))
     if cached is not None and cached[0] is corpus:
         return cached[1]
-    section_stems: dict[str, frozenset[str]] = {}
-    items, stem_sets, text_sets = [], [], []
-    for item in corpus.items:
-        if item.project_id != corpus.project_id:
-            continue
-        own = frozenset(textmod.stems(item.text))
-        if item.section not in section_stems:
-            section_stems[item.section] = frozenset(textmod.stems(item.section))
-        items.append(item)
-        text_sets.append(own)
-        stem_sets.append(own | section_stems[item.section])
-    stamps = sorted({s.timestamp for s in corpus.sources if s.timestamp})
-    recency = {stamp: (10 * (i + 1)) // len(stamps) for i, stamp in enumerate(stamps)}
-    analysis = Analysis(
-        tuple(items), tuple(stem_sets), tuple(text_sets), len(corpus.items), recency
-    )
+    analysis = Analysis(corpus)
     _CACHE.clear()
     _CACHE[id(corpus)] = (corpus, analysis)
     return analysis
@@ -110,7 +138,8 @@ def search(corpus: Corpus, query: str, limit: int = 20) -> list[Result]:
     query_seq = check_query(query)
     terms = set(query_seq)
     analysis = analyse(corpus)
-    idf = {t: _idf(analysis, t) for t in terms}
+    found = analysis.hits(terms)
+    idf = {t: _idf(analysis.n_items, sum(1 for h in found.values() if t in h)) for t in terms}
     total_idf = sum(idf.values())
     ctx = _QueryContext(
         query_seq,
@@ -121,11 +150,8 @@ def search(corpus: Corpus, query: str, limit: int = 20) -> list[Result]:
         bool(terms & _role_stems(STATUS_ROLE_WORDS)),
         bool(terms & _role_stems(PROJECT_ROLE_WORDS)),
     )
-    scored = []
-    for index, (item, stem_set) in enumerate(zip(analysis.items, analysis.stem_sets, strict=True)):
-        hits = terms & stem_set
-        if hits:
-            scored.append(_score(ctx, item, hits, analysis.recency, index))
+    items, recency = analysis.items, analysis.recency
+    scored = [_score(ctx, items[i], hits, recency, i) for i, hits in found.items()]
     scored.sort(key=lambda r: (-r[0].score, r[0].item.source_path, r[0].item.line_start))
     return _dedup(scored, analysis, limit)
 
@@ -140,10 +166,8 @@ class _QueryContext(NamedTuple):
     project_role: bool
 
 
-def _idf(analysis: Analysis, term: str) -> float:
-    df = sum(1 for stem_set in analysis.stem_sets if term in stem_set)
-    n = analysis.n_items
-    return math.log(1 + (n - df + 0.5) / (df + 0.5))
+def _idf(n_items: int, df: int) -> float:
+    return math.log(1 + (n_items - df + 0.5) / (df + 0.5))
 
 
 _ROLE_CACHE: dict[tuple[str, ...], frozenset[str]] = {}
@@ -166,7 +190,8 @@ def _score(
 ) -> tuple[Result, int]:
     reasons = [f"lexical_terms:{','.join(sorted(hits))}"]
     score = math.floor(200 * sum(ctx.idf[t] for t in hits) / ctx.total_idf)
-    if len(ctx.seq) >= 2 and _contains_sequence(textmod.content_stems(item.text), ctx.seq):
+    phrase_possible = len(ctx.seq) >= 2 and len(hits) == len(ctx.terms)
+    if phrase_possible and _contains_sequence(textmod.content_stems(item.text), ctx.seq):
         score += 25
         reasons.append("exact_phrase")
     if ctx.historical and item.temporal_status in ("historical", "superseded"):
@@ -201,7 +226,7 @@ def _dedup(scored: list[tuple[Result, int]], analysis: Analysis, limit: int) -> 
         norm = textmod.normalise(result.item.text)
         if norm in seen_text:
             continue
-        own = analysis.text_sets[index]
+        own = analysis.text_set(index)
         if any(_near(own, other) for other in kept_sets):
             continue
         kept.append(result)

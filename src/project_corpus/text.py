@@ -65,9 +65,26 @@ def stem(token: str) -> str:
     return result
 
 
+def fold(text: str) -> str:
+    """Casefolded text with `ё` → `е` (the form tokens are taken from)."""
+    return text.casefold().replace("ё", "е")
+
+
 def raw_tokens(text: str) -> list[str]:
     """Maximal runs of Unicode letters/digits, casefolded, `ё` → `е`."""
-    return TOKEN_RE.findall(text.casefold().replace("ё", "е"))
+    return TOKEN_RE.findall(fold(text))
+
+
+def stem_prefix(stem_text: str) -> str:
+    """A prefix that every token with this stem starts with.
+
+    Russian Snowball stems and unchanged tokens are prefixes of their tokens; English steps
+    rewrite at most the last two characters of a stem (`happy` → `happi`, `ability` →
+    `abl`), never the first one.
+    """
+    if LATIN_RE.search(stem_text) and not CYRILLIC_RE.search(stem_text):
+        return stem_text[: max(1, len(stem_text) - 2)]
+    return stem_text
 
 
 def stems(text: str) -> list[str]:
