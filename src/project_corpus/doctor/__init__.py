@@ -1,0 +1,197 @@
+"""Memory Doctor: a linter for a Project Corpus, its index, bundles and candidates (SPEC §8).
+
+`CHECKS` is the registry: every check, in the order of `docs/checks.md` and of SARIF
+`rules[]`. Each check's docstring is its documentation. `memory_doctor` gathers a
+`DoctorView` once, runs every enabled check whose inputs are present, then applies the
+configuration and suppressions. It never writes and never repairs.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable
+from collections.abc import Sequence
+from pathlib import Path
+
+from project_corpus import fs
+from project_corpus.doctor import bundles
+from project_corpus.doctor import candidates as candidate_checks
+from project_corpus.doctor import conformance
+from project_corpus.doctor import content
+from project_corpus.doctor import index_checks
+from project_corpus.doctor import policy_checks
+from project_corpus.doctor import relations
+from project_corpus.doctor import repository
+from project_corpus.doctor.config import LintConfig
+from project_corpus.doctor.config import load_config
+from project_corpus.doctor.inputs import load_input
+from project_corpus.doctor.registry import Check
+from project_corpus.doctor.registry import DoctorView
+from project_corpus.doctor.registry import Issue
+from project_corpus.doctor.registry import LoadedJSON
+from project_corpus.doctor.registry import from_finding
+from project_corpus.doctor.report import build_report
+from project_corpus.doctor.report import candidate_count
+from project_corpus.doctor.report import finalize
+from project_corpus.errors import ContextError
+from project_corpus.models import Corpus
+
+CHECKS: tuple[Check, ...] = (
+    # Protocol conformance: the gate (SPEC §1.3, §1.4, §2.2)
+    conformance.missing_required_path,
+    conformance.required_path_link,
+    conformance.invalid_encoding,
+    conformance.missing_metadata,
+    conformance.invalid_metadata,
+    conformance.missing_section,
+    conformance.duplicate_section,
+    conformance.section_order,
+    conformance.project_id_mismatch,
+    conformance.role_overlap,
+    conformance.project_absolute_root,
+    conformance.generated_view_unmarked,
+    conformance.context_scope,
+    conformance.source_link,
+    policy_checks.policy_parse,
+    policy_checks.policy_unknown_key,
+    policy_checks.policy_schema,
+    policy_checks.policy_version,
+    policy_checks.policy_project_id,
+    policy_checks.policy_profile,
+    policy_checks.policy_capability,
+    policy_checks.policy_profile_capability,
+    policy_checks.policy_scope,
+    policy_checks.policy_write_requirements,
+    # The stored index (--index)
+    index_checks.index_missing,
+    index_checks.index_corrupt,
+    index_checks.index_schema_mismatch,
+    index_checks.index_path,
+    index_checks.index_project_mismatch,
+    index_checks.missing_source,
+    index_checks.stale_index,
+    index_checks.broken_provenance,
+    index_checks.superseded_ranked_current,
+    # Supersession
+    relations.invalid_temporal_relation,
+    relations.orphan_supersession,
+    relations.temporal_cycle,
+    # Content
+    content.duplicate_memory_item,
+    content.volatile_without_freshness,
+    content.invalid_timestamp,
+    content.artifact_shape,
+    content.oversized_status,
+    # Repository
+    repository.cache_not_ignored,
+    # A bundle (--bundle)
+    bundles.bundle_project_mismatch,
+    bundles.bundle_snapshot,
+    bundles.bundle_hash_check,
+    bundles.bundle_stale_source,
+    bundles.bundle_full_snapshot_mismatch,
+    # Candidates (--candidate)
+    candidate_checks.candidate_schema,
+    candidate_checks.candidate_project,
+    candidate_checks.candidate_id,
+    candidate_checks.candidate_kind,
+    candidate_checks.candidate_statement,
+    candidate_checks.candidate_time,
+    candidate_checks.candidate_evidence,
+    candidate_checks.candidate_without_evidence,
+)
+CHECKS_BY_CODE: dict[str, Check] = {c.code: c for c in CHECKS}
+FAIL_ON = ("FAIL", "WARN")
+
+__all__ = ["CHECKS", "CHECKS_BY_CODE", "memory_doctor"]
+
+
+def memory_doctor(
+    root: str | os.PathLike[str],
+    *,
+    index: str | None = None,
+    check_index: bool = False,
+    bundle: str | None = None,
+    candidates: Sequence[str] = (),
+    config: str | None = None,
+    fail_on: str = "FAIL",
+) -> dict[str, object]:
+    """Lint ROOT's corpus; with `check_index` (or an `index` path) also its stored index,
+    with `bundle` a bundle file, with `candidates` candidate files. Returns the report.
+
+    Raises ContextError for a bad configuration (CONFIG_INVALID), a bad input file
+    (CONTEXT_INPUT_PATH / CONTEXT_INPUT_JSON), limits (CONTEXT_LIMIT) or a bad ROOT."""
+    from project_corpus.doctor.index_checks import open_for_doctor
+    from project_corpus.snapshot import collect
+
+    if fail_on not in FAIL_ON:
+        raise ContextError("USAGE_ERROR", f"--fail-on must be FAIL or WARN, not {fail_on!r}")
+    root_path = fs.resolve_root(root)
+    lint = load_config(root_path, config, CHECKS_BY_CODE)
+    wants_index = check_index or index is not None
+    stored, error, index_rel = (
+        open_for_doctor(root_path, index) if wants_index else (None, None, "")
+    )
+    bundle_file = _load_bundle(root_path, bundle)
+    candidate_files = tuple(load_input(root_path, path) for path in candidates)
+    corpus = collect(root_path, strict=False)
+    view = DoctorView(
+        corpus,
+        lint,
+        wants_index,
+        index_rel,
+        stored,
+        error,
+        bundle_file,
+        candidate_files,
+        _by_code(from_finding(f) for f in corpus.findings),
+        _candidate_issues(candidate_files, corpus),
+    )
+    issues, skipped = run_checks(view, CHECKS, lint)
+    entries = finalize(issues, CHECKS_BY_CODE, lint, corpus)
+    return build_report(
+        corpus,
+        entries,
+        skipped=skipped,
+        fail_on=fail_on,
+        candidate_count=candidate_count(candidate_files),
+    )
+
+
+def _load_bundle(root: Path, bundle: str | None) -> LoadedJSON | None:
+    return load_input(root, bundle) if bundle is not None else None
+
+
+def _by_code(issues: Iterable[Issue]) -> dict[str, tuple[Issue, ...]]:
+    grouped: dict[str, list[Issue]] = {}
+    for issue in issues:
+        grouped.setdefault(issue.code, []).append(issue)
+    return {code: tuple(found) for code, found in grouped.items()}
+
+
+def _candidate_issues(files: Sequence[LoadedJSON], corpus: Corpus) -> dict[str, tuple[Issue, ...]]:
+    return _by_code([i for f in files for i in candidate_checks.file_issues(f, corpus)])
+
+
+def _ready(view: DoctorView, needs: str) -> bool:
+    return {
+        "": True,
+        "index": view.index_requested,
+        "stored": view.stored is not None,
+        "bundle": view.bundle is not None,
+        "candidates": bool(view.candidates),
+    }[needs]
+
+
+def run_checks(
+    view: DoctorView, checks: Sequence[Check], lint: LintConfig
+) -> tuple[list[Issue], list[str]]:
+    """(issues of every check that ran, codes of the checks that did not run)."""
+    issues: list[Issue] = []
+    skipped: list[str] = []
+    for item in checks:
+        if lint.rules.get(item.code) == "off" or not _ready(view, item.needs):
+            skipped.append(item.code)
+            continue
+        issues.extend(item.run(view))
+    return issues, skipped

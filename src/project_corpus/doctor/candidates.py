@@ -1,0 +1,178 @@
+"""`--candidate FILE` checks: Candidate v1 problems as located findings (SPEC §7, §8).
+
+A file holds one candidate object or a JSON array of them. Each problem is reported at the
+candidate file, on the line where the value its JSON pointer names starts (the nearest
+existing parent for a missing key), with the keys `pointer` and, for a source ref,
+`source_path` and `source_line`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from project_corpus.candidate import Problem
+from project_corpus.candidate import candidate_problems
+from project_corpus.doctor.inputs import line_of
+from project_corpus.doctor.inputs import pointer_lines
+from project_corpus.doctor.registry import DoctorView
+from project_corpus.doctor.registry import Issue
+from project_corpus.doctor.registry import LoadedJSON
+from project_corpus.doctor.registry import check
+from project_corpus.models import Corpus
+
+
+def file_candidates(value: object) -> list[tuple[str, object]]:
+    """(pointer prefix, candidate) for each candidate a file holds."""
+    if isinstance(value, list):
+        return [(f"/{number}", entry) for number, entry in enumerate(value)]
+    return [("", value)]
+
+
+def file_issues(loaded: LoadedJSON, corpus: Corpus) -> list[Issue]:
+    """Every problem of every candidate in LOADED as an Issue at the candidate file."""
+    issues: list[Issue] = []
+    lines: dict[str, int] | None = None
+    for prefix, candidate in file_candidates(loaded.value):
+        for problem in candidate_problems(corpus, candidate):
+            lines = pointer_lines(loaded.text) if lines is None else lines
+            issues.append(_issue(loaded.path, prefix + problem.pointer, problem, lines))
+    return issues
+
+
+def _issue(path: str, pointer: str, problem: Problem, lines: dict[str, int]) -> Issue:
+    extra: list[tuple[str, str | int]] = [("pointer", pointer)]
+    if problem.source_path is not None:
+        extra.append(("source_path", problem.source_path))
+    if problem.source_line is not None:
+        extra.append(("source_line", problem.source_line))
+    shown = pointer or "/"
+    return Issue(
+        problem.code,
+        path,
+        line_of(lines, pointer),
+        f"{shown}: {problem.detail}",
+        anchor=f"{problem.code}:{pointer}:{problem.detail}",
+        extra=tuple(extra),
+    )
+
+
+def _by_code(view: DoctorView, code: str) -> Iterator[Issue]:
+    yield from view.candidate_issues.get(code, ())
+
+
+@check("CANDIDATE_SCHEMA", "candidate-schema", severity="FAIL", needs="candidates")
+def candidate_schema(view: DoctorView) -> Iterator[Issue]:
+    """A candidate is not an object, misses or adds a key, or has a wrong schema_version/status.
+
+    ## Why it matters
+    Candidate v1 has exactly the keys `schema_version` ("1"), `candidate_id`, `project_id`,
+    `kind`, `statement`, `source_refs`, `created_at` and `status` ("candidate"). A reviewer
+    and every tool must be able to read it without guessing.
+
+    ## Fix
+    Add the missing keys, remove the others (the finding's `pointer` names the key).
+    """
+    yield from _by_code(view, "CANDIDATE_SCHEMA")
+
+
+@check("CANDIDATE_PROJECT", "candidate-project", severity="FAIL", needs="candidates")
+def candidate_project(view: DoctorView) -> Iterator[Issue]:
+    """A candidate's project_id is not the corpus's project ID.
+
+    ## Why it matters
+    A candidate proposes memory for one project; accepting another project's candidate
+    would leak its claims into this corpus.
+
+    ## Fix
+    Set `project_id` to the `Project-ID` of `.project-corpus/state/PROJECT.md`, or move
+    the candidate to the project it belongs to.
+    """
+    yield from _by_code(view, "CANDIDATE_PROJECT")
+
+
+@check("CANDIDATE_ID", "candidate-id", severity="FAIL", needs="candidates")
+def candidate_id(view: DoctorView) -> Iterator[Issue]:
+    """A candidate_id does not match the ID grammar ^[a-z0-9][a-z0-9._-]{2,63}$.
+
+    ## Why it matters
+    The ID names the candidate in reviews, receipts and file names.
+
+    ## Fix
+    Use 3 to 64 lowercase letters, digits, `.`, `_` or `-`, starting with a letter or digit.
+    """
+    yield from _by_code(view, "CANDIDATE_ID")
+
+
+@check("CANDIDATE_KIND", "candidate-kind", severity="FAIL", needs="candidates")
+def candidate_kind(view: DoctorView) -> Iterator[Issue]:
+    """A candidate kind is not one of the six Candidate v1 kinds.
+
+    ## Why it matters
+    The kind tells the reviewer what sort of memory is proposed and where it would go.
+
+    ## Fix
+    Use one of `semantic_fact`, `episodic_evidence`, `procedural_knowledge`,
+    `environment_gotcha`, `premise`, `resource_reference` (a string, not a list).
+    """
+    yield from _by_code(view, "CANDIDATE_KIND")
+
+
+@check("CANDIDATE_STATEMENT", "candidate-statement", severity="FAIL", needs="candidates")
+def candidate_statement(view: DoctorView) -> Iterator[Issue]:
+    """A candidate statement is not a string of 1 to 4,000 characters, or is blank.
+
+    ## Why it matters
+    The statement is the claim under review; an empty one says nothing and a huge one
+    cannot be reviewed or delivered within an agent's budget.
+
+    ## Fix
+    State one claim in at most 4,000 characters; split longer material into candidates.
+    """
+    yield from _by_code(view, "CANDIDATE_STATEMENT")
+
+
+@check("CANDIDATE_TIME", "candidate-time", severity="FAIL", needs="candidates")
+def candidate_time(view: DoctorView) -> Iterator[Issue]:
+    """A candidate created_at is not a real UTC time written YYYY-MM-DDTHH:MM:SSZ.
+
+    ## Why it matters
+    Reviewers order and expire candidates by this time; `2026-02-30T00:00:00Z` or a local
+    time with an offset would be guessed at.
+
+    ## Fix
+    Write the creation time in UTC with seconds and a `Z`, e.g. `2026-11-20T09:00:00Z`.
+    """
+    yield from _by_code(view, "CANDIDATE_TIME")
+
+
+@check("CANDIDATE_EVIDENCE", "candidate-evidence", severity="FAIL", needs="candidates")
+def candidate_evidence(view: DoctorView) -> Iterator[Issue]:
+    """A candidate's source ref does not match a scoped source, its hash or its lines.
+
+    ## Why it matters
+    Evidence must point at the exact current text: a stale SHA-256, a line past the end, a
+    path outside `state/`, `tasks/`, `reports/` and `history/`, a policy-denied file or
+    another project's document is not evidence. `source_refs` holds 1 to 32 objects with
+    exactly `source_path`, `source_sha256` and `line_start` (an integer ≥ 1).
+
+    ## Fix
+    Re-read the source, then copy its current path, SHA-256 and line into the ref. The
+    finding's `source_path` and `source_line` name the referenced source.
+    """
+    yield from _by_code(view, "CANDIDATE_EVIDENCE")
+
+
+@check(
+    "CANDIDATE_WITHOUT_EVIDENCE", "candidate-without-evidence", severity="FAIL", needs="candidates"
+)
+def candidate_without_evidence(view: DoctorView) -> Iterator[Issue]:
+    """A candidate has an empty source_refs list: a claim without evidence.
+
+    ## Why it matters
+    Memory without evidence cannot be verified by the reviewer or re-checked later. (The
+    library `validate_candidate` raises this case as `CANDIDATE_EVIDENCE`.)
+
+    ## Fix
+    Add at least one source ref to the Task, Report, History or state line it rests on.
+    """
+    yield from _by_code(view, "CANDIDATE_WITHOUT_EVIDENCE")

@@ -1,0 +1,168 @@
+"""The lint configuration: `.project-corpus/lint.yaml` or `--config FILE` (SPEC §8).
+
+PyYAML is imported only when a configuration file exists. Validation is strict: an unknown
+key, a wrong type or an unknown code is `CONFIG_INVALID` (exit 2), never a guess.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING
+from typing import NamedTuple
+
+from project_corpus import fs
+from project_corpus.errors import ContextError
+
+if TYPE_CHECKING:
+    from project_corpus.doctor.registry import Check
+
+DEFAULT_CONFIG_PATH = ".project-corpus/lint.yaml"
+MAX_CONFIG_BYTES = 256 * 1024
+DEFAULT_STATUS_MAX_BYTES = 12_000
+TOP_KEYS = ("rules", "ignore", "volatile_terms", "status_max_bytes")
+RULE_VALUES = ("off", "WARN", "FAIL")
+LANGUAGES = ("en", "ru")
+
+
+class IgnoreRule(NamedTuple):
+    """Findings whose path matches one of `paths` (fnmatch, `*` crosses `/`) and whose
+    code is in `codes` (empty = every code that may be ignored) are suppressed."""
+
+    paths: tuple[str, ...]
+    codes: tuple[str, ...]
+
+
+class LintConfig(NamedTuple):
+    path: str | None  # portable path of the file read, None for the defaults
+    rules: dict[str, str]  # code -> off | WARN | FAIL
+    ignore: tuple[IgnoreRule, ...]
+    volatile_terms: dict[str, tuple[str, ...]]  # language -> terms replacing the defaults
+    status_max_bytes: int
+
+
+DEFAULT = LintConfig(None, {}, (), {}, DEFAULT_STATUS_MAX_BYTES)
+
+
+def _invalid(path: str, detail: str) -> ContextError:
+    return ContextError(
+        "CONFIG_INVALID", f"{path}: {detail}", hint="see docs/doctor.md#configuration"
+    )
+
+
+def load_config(root: Path, user_path: str | None, checks: Mapping[str, Check]) -> LintConfig:
+    """The configuration of ROOT: --config FILE, else lint.yaml when present, else defaults."""
+    if user_path is not None:
+        rel = fs.portable_input_path(root, user_path, code="CONFIG_INVALID")
+    elif _exists(root, DEFAULT_CONFIG_PATH):
+        rel = DEFAULT_CONFIG_PATH
+    else:
+        return DEFAULT
+    data = fs.read_relative(root, rel, MAX_CONFIG_BYTES, code="CONFIG_INVALID")
+    return parse_config(rel, _yaml(rel, data), checks)
+
+
+def _exists(root: Path, rel: str) -> bool:
+    parent, _, name = rel.rpartition("/")
+    try:
+        with fs.open_dir(root, parent) as fd:
+            return fs.entry_kind(fd, name) is not None
+    except OSError:
+        return False
+
+
+def _yaml(rel: str, data: bytes) -> object:
+    import yaml  # lazy: only when a configuration exists
+
+    try:
+        return yaml.safe_load(data.decode("utf-8"))
+    except UnicodeDecodeError as exc:
+        raise _invalid(rel, f"not UTF-8 at byte {exc.start}") from None
+    except yaml.YAMLError as exc:
+        raise _invalid(rel, f"not valid YAML ({type(exc).__name__})") from None
+
+
+def parse_config(rel: str, raw: object, checks: Mapping[str, Check]) -> LintConfig:
+    """Validate a loaded YAML value (None = an empty file)."""
+    if raw is None:
+        return DEFAULT._replace(path=rel)
+    if not isinstance(raw, dict):
+        raise _invalid(rel, "the top level must be a mapping")
+    unknown = sorted(str(key) for key in raw if key not in TOP_KEYS)
+    if unknown:
+        raise _invalid(rel, f"unknown key {unknown[0]!r}; allowed: {', '.join(TOP_KEYS)}")
+    return LintConfig(
+        rel,
+        _rules(rel, raw.get("rules", {}), checks),
+        _ignore(rel, raw.get("ignore", []), checks),
+        _volatile_terms(rel, raw.get("volatile_terms", {})),
+        _status_max_bytes(rel, raw.get("status_max_bytes", DEFAULT_STATUS_MAX_BYTES)),
+    )
+
+
+def _code(rel: str, where: str, code: object, checks: Mapping[str, Check]) -> str:
+    if not isinstance(code, str) or code not in checks:
+        raise _invalid(rel, f"{where}: unknown check code {code!r}")
+    return code
+
+
+def _rules(rel: str, raw: object, checks: Mapping[str, Check]) -> dict[str, str]:
+    if not isinstance(raw, dict):
+        raise _invalid(rel, "`rules` must be a mapping of CODE: off|WARN|FAIL")
+    rules = {}
+    for key, value in raw.items():
+        code = _code(rel, "rules", key, checks)
+        setting = "off" if value is False else value  # YAML 1.1 reads a bare `off` as false
+        if setting not in RULE_VALUES:
+            raise _invalid(rel, f"rules.{code}: {value!r} is not one of off, WARN, FAIL")
+        if checks[code].gate and setting != "FAIL":
+            raise _invalid(
+                rel,
+                f"rules.{code}: a conformance gate code cannot be turned "
+                "off or downgraded (every other command refuses the corpus)",
+            )
+        rules[code] = str(setting)
+    return rules
+
+
+def _string_list(rel: str, where: str, raw: object) -> tuple[str, ...]:
+    if not isinstance(raw, list) or not all(isinstance(v, str) and v.strip() for v in raw):
+        raise _invalid(rel, f"{where} must be a list of non-empty strings")
+    return tuple(raw)
+
+
+def _ignore(rel: str, raw: object, checks: Mapping[str, Check]) -> tuple[IgnoreRule, ...]:
+    if not isinstance(raw, list):
+        raise _invalid(rel, "`ignore` must be a list of {paths: [...], codes: [...]}")
+    rules = []
+    for number, entry in enumerate(raw):
+        where = f"ignore[{number}]"
+        if not isinstance(entry, dict) or "paths" not in entry or set(entry) - {"paths", "codes"}:
+            raise _invalid(rel, f"{where} must have `paths` and optionally `codes`, nothing else")
+        paths = _string_list(rel, f"{where}.paths", entry["paths"])
+        codes = _string_list(rel, f"{where}.codes", entry.get("codes", []))
+        for code in codes:
+            if checks[_code(rel, where, code, checks)].gate:
+                raise _invalid(rel, f"{where}: conformance gate code {code} cannot be ignored")
+        rules.append(IgnoreRule(paths, codes))
+    return tuple(rules)
+
+
+def _volatile_terms(rel: str, raw: object) -> dict[str, tuple[str, ...]]:
+    if not isinstance(raw, dict):
+        raise _invalid(rel, "`volatile_terms` must be a mapping with `en` and/or `ru`")
+    unknown = sorted(str(key) for key in raw if key not in LANGUAGES)
+    if unknown:
+        raise _invalid(rel, f"volatile_terms: unknown language {unknown[0]!r} (en, ru)")
+    terms: dict[str, tuple[str, ...]] = {}
+    for language, value in raw.items():
+        if not isinstance(value, list) or not all(isinstance(v, str) and v.strip() for v in value):
+            raise _invalid(rel, f"volatile_terms.{language} must be a list of non-empty strings")
+        terms[str(language)] = tuple(v.strip() for v in value)
+    return terms
+
+
+def _status_max_bytes(rel: str, raw: object) -> int:
+    if isinstance(raw, bool) or not isinstance(raw, int) or raw < 1:
+        raise _invalid(rel, "`status_max_bytes` must be a positive integer")
+    return raw

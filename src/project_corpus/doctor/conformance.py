@@ -1,0 +1,230 @@
+"""Protocol V2 conformance: the gate of SPEC §1.3 as located findings.
+
+The snapshot (`collect(strict=False)`) finds these problems; each check here reports one
+code. Every other context command refuses a corpus with any of them
+(`PROTOCOL_NONCONFORMANT`), so they are gate checks: always FAIL, never suppressed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from project_corpus.doctor.registry import DoctorView
+from project_corpus.doctor.registry import Issue
+from project_corpus.doctor.registry import check
+from project_corpus.doctor.registry import snapshot_issues
+
+
+@check("MISSING_REQUIRED_PATH", "missing-required-path", severity="FAIL", gate=True)
+def missing_required_path(view: DoctorView) -> Iterator[Issue]:
+    """A file or folder that Protocol V2 requires is missing.
+
+    ## Why it matters
+    Agents bootstrap from `AGENTS.md`, `policy.toml`, `state/PROJECT.md` and
+    `state/STATUS.md`, and file Tasks, Reports and History in their folders. Without them
+    there is no canonical identity or state to read.
+
+    ## Fix
+    Create the path (`tasks/`, `reports/` and `history/` may be empty; keep them in Git
+    with a `.gitkeep`).
+    """
+    yield from snapshot_issues(view, "MISSING_REQUIRED_PATH")
+
+
+@check("REQUIRED_PATH_LINK", "required-path-link", severity="FAIL", gate=True)
+def required_path_link(view: DoctorView) -> Iterator[Issue]:
+    """A required path is a symbolic link or a special file instead of a real file or folder.
+
+    ## Why it matters
+    Links are never followed: a linked corpus folder could point anywhere on the machine,
+    so its content is not read at all.
+
+    ## Fix
+    Replace the link by the real file or directory.
+    """
+    yield from snapshot_issues(view, "REQUIRED_PATH_LINK")
+
+
+@check("INVALID_ENCODING", "invalid-encoding", severity="FAIL", gate=True)
+def invalid_encoding(view: DoctorView) -> Iterator[Issue]:
+    """A scoped source is not strict UTF-8.
+
+    ## Why it matters
+    The source cannot be parsed, hashed into items or quoted to an agent; guessing an
+    encoding would change what the memory says.
+
+    ## Fix
+    Re-save the file as UTF-8 (the detail names the first bad byte offset).
+    """
+    yield from snapshot_issues(view, "INVALID_ENCODING")
+
+
+@check("MISSING_METADATA", "missing-metadata", severity="FAIL", gate=True)
+def missing_metadata(view: DoctorView) -> Iterator[Issue]:
+    """A required metadata key is missing from PROJECT or STATUS.
+
+    ## Why it matters
+    `Protocol-Version`, `Project-ID` and the STATUS keys (`Lifecycle-Status`,
+    `Active-Task-ID`, `Last-Verified-At`, `Evidence-Class`) are how agents learn identity,
+    the active task and how fresh the state is.
+
+    ## Fix
+    Add the `Key: value` line named in the detail to the metadata block, right after the H1.
+    """
+    yield from snapshot_issues(view, "MISSING_METADATA")
+
+
+@check("INVALID_METADATA", "invalid-metadata", severity="FAIL", gate=True)
+def invalid_metadata(view: DoctorView) -> Iterator[Issue]:
+    """A metadata value is invalid, duplicated or outside its enumeration.
+
+    ## Why it matters
+    Covers duplicate keys, a bad ID, `Protocol-Version` other than `2.0`, values outside
+    the enumerations, a non-UTC `Last-Verified-At`, an empty `Logical-Name` and an `ACTIVE`
+    status without a real Exact Next Action. Agents would act on a wrong or ambiguous state.
+
+    ## Fix
+    Correct the value on the reported line (the detail says what is expected).
+    """
+    yield from snapshot_issues(view, "INVALID_METADATA")
+
+
+@check("MISSING_SECTION", "missing-section", severity="FAIL", gate=True)
+def missing_section(view: DoctorView) -> Iterator[Issue]:
+    """A required H2 section is missing from PROJECT or STATUS.
+
+    ## Why it matters
+    PROJECT needs `Objective`, `Invariants`, `Durable Scope Boundaries`, `Non-Goals`;
+    STATUS needs `Current Verified Baseline`, `Blockers`, `Evidence References`,
+    `Exact Next Action`. Bundles summarise exactly these sections.
+
+    ## Fix
+    Add the `## Section` heading named in the detail (`NONE` is valid content).
+    """
+    yield from snapshot_issues(view, "MISSING_SECTION")
+
+
+@check("DUPLICATE_SECTION", "duplicate-section", severity="FAIL", gate=True)
+def duplicate_section(view: DoctorView) -> Iterator[Issue]:
+    """A required H2 section occurs more than once in PROJECT or STATUS.
+
+    ## Why it matters
+    Two `## Blockers` sections make it unclear which one is current.
+
+    ## Fix
+    Merge the sections into one.
+    """
+    yield from snapshot_issues(view, "DUPLICATE_SECTION")
+
+
+@check("SECTION_ORDER", "section-order", severity="FAIL", gate=True)
+def section_order(view: DoctorView) -> Iterator[Issue]:
+    """The required sections of PROJECT or STATUS are not in the protocol order.
+
+    ## Why it matters
+    Readers and tools rely on the fixed order (reported only when every required section
+    occurs exactly once).
+
+    ## Fix
+    Move the sections into the order given in the detail.
+    """
+    yield from snapshot_issues(view, "SECTION_ORDER")
+
+
+@check("PROJECT_ID_MISMATCH", "project-id-mismatch", severity="FAIL", gate=True)
+def project_id_mismatch(view: DoctorView) -> Iterator[Issue]:
+    """Project IDs differ between PROJECT, STATUS, the policy or a Task/Report.
+
+    ## Why it matters
+    PROJECT's `Project-ID` is the identity. A STATUS or policy naming another project
+    means the state may belong elsewhere; a Task or Report naming another project is
+    foreign: it stays in the snapshot but never appears in results or bundles.
+
+    ## Fix
+    Make the `Project-ID` line (or the policy `project_id`) match PROJECT, or move the
+    foreign document to its own corpus.
+    """
+    yield from snapshot_issues(view, "PROJECT_ID_MISMATCH")
+    if not view.has_project():
+        return
+    for source in view.corpus.sources:
+        if source.foreign:
+            line = next(m.line for m in source.doc.meta if m.key == "Project-ID")
+            detail = f"Project-ID {source.project_id!r} != PROJECT {view.corpus.project_id!r}"
+            yield Issue(
+                "PROJECT_ID_MISMATCH",
+                source.path,
+                line,
+                detail,
+                anchor=f"PROJECT_ID_MISMATCH:{source.path}",
+            )
+
+
+@check("ROLE_OVERLAP", "role-overlap", severity="FAIL", gate=True)
+def role_overlap(view: DoctorView) -> Iterator[Issue]:
+    """PROJECT holds a STATUS section, or STATUS holds a PROJECT section.
+
+    ## Why it matters
+    PROJECT is durable identity and STATUS is current state; mixing them makes stale state
+    look durable, or identity look temporary.
+
+    ## Fix
+    Move the section to the document it belongs to.
+    """
+    yield from snapshot_issues(view, "ROLE_OVERLAP")
+
+
+@check("PROJECT_ABSOLUTE_ROOT", "project-absolute-root", severity="FAIL", gate=True)
+def project_absolute_root(view: DoctorView) -> Iterator[Issue]:
+    """PROJECT pins an absolute machine path as the project root.
+
+    ## Why it matters
+    A line such as `Project-Root: /home/alice/work` is wrong on every other machine and
+    leaks a local path to every agent.
+
+    ## Fix
+    Remove the line; the project root is wherever the corpus is checked out.
+    """
+    yield from snapshot_issues(view, "PROJECT_ABSOLUTE_ROOT")
+
+
+@check("GENERATED_VIEW_UNMARKED", "generated-view-unmarked", severity="FAIL", gate=True)
+def generated_view_unmarked(view: DoctorView) -> Iterator[Issue]:
+    """A generated view lacks the NON_AUTHORITATIVE_VIEW marker in its first 512 characters.
+
+    ## Why it matters
+    Files under `.project-corpus/generated/` are derived; without the marker a reader may
+    take one for an authoritative source.
+
+    ## Fix
+    Put `NON_AUTHORITATIVE_VIEW` near the top of the file (or regenerate it).
+    """
+    yield from snapshot_issues(view, "GENERATED_VIEW_UNMARKED")
+
+
+@check("CONTEXT_SCOPE", "context-scope", severity="FAIL", gate=True)
+def context_scope(view: DoctorView) -> Iterator[Issue]:
+    """PROJECT.md or STATUS.md is not inside the policy's read scope.
+
+    ## Why it matters
+    Every context command needs both canonical documents; without them no bundle has an
+    identity or a current state.
+
+    ## Fix
+    Add `.project-corpus/state/**` (or the exact paths) to `[scopes] read` in policy.toml.
+    """
+    yield from snapshot_issues(view, "CONTEXT_SCOPE")
+
+
+@check("SOURCE_LINK", "source-link", severity="FAIL", gate=True)
+def source_link(view: DoctorView) -> Iterator[Issue]:
+    """A would-be source in the read scope is a symbolic link or a special file.
+
+    ## Why it matters
+    Links are never followed (they could point outside the project), and a source must
+    never vanish silently, so the snapshot is refused until the link is gone.
+
+    ## Fix
+    Replace the link by a regular file, or move it out of the read scope.
+    """
+    yield from snapshot_issues(view, "SOURCE_LINK")

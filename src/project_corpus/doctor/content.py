@@ -1,0 +1,191 @@
+"""Content of the sources: duplicates, volatile claims, timestamps, artifact shape, size.
+
+Foreign sources are skipped (they are reported once, as PROJECT_ID_MISMATCH). Only prose
+items are claims: paragraphs, list items and table rows; duplicates also count fenced code.
+Metadata lines, headings and HTML comments are structure, not memory.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from project_corpus.classify import TIMESTAMP_KEYS
+from project_corpus.doctor import volatile
+from project_corpus.doctor.registry import DoctorView
+from project_corpus.doctor.registry import Issue
+from project_corpus.doctor.registry import check
+from project_corpus.doctor.registry import from_finding
+from project_corpus.models import STATUS_PATH
+from project_corpus.models import Item
+from project_corpus.models import Source
+from project_corpus.protocol import check_artifact
+from project_corpus.text import normalise
+from project_corpus.timeparse import parse_timestamp
+
+CLAIM_KINDS = frozenset({"paragraph", "list", "table"})
+DUPLICATE_KINDS = CLAIM_KINDS | {"code"}
+MIN_DUPLICATE_CHARS = 31  # "> 30 characters" of normalised text
+WORD_RE = re.compile(r"\w")
+TABLE_DELIMITER_RE = re.compile(r"^\s*\|?\s*:?-+:?\s*(?:\|\s*:?-+:?\s*)*\|?\s*$")
+
+
+def _own_items(view: DoctorView, kinds: frozenset[str]) -> Iterator[tuple[Source, Item]]:
+    by_path = view.corpus.by_path
+    for item in view.corpus.items:
+        source = by_path[item.source_path]
+        if item.kind in kinds and not source.foreign:
+            yield source, item
+
+
+def _is_table_header(source: Source, item: Item) -> bool:
+    """A table row followed by a delimiter row (`|---|---|`): structure, not content."""
+    lines = source.doc.lines
+    return (
+        item.kind == "table"
+        and item.line_end < len(lines)
+        and bool(TABLE_DELIMITER_RE.match(lines[item.line_end]))
+    )
+
+
+@check("DUPLICATE_MEMORY_ITEM", "duplicate-memory-item", severity="WARN")
+def duplicate_memory_item(view: DoctorView) -> Iterator[Issue]:
+    """The same normalised text (over 30 characters) appears in more than one item.
+
+    ## Why it matters
+    Copies drift apart: when one is updated the other still states the old fact, and
+    agents get both. Text is compared casefolded with collapsed whitespace; paragraphs,
+    list items, table rows (not header rows) and fenced code count, metadata lines and
+    headings do not. Each later copy is reported, pointing at the first.
+
+    ## Fix
+    Keep the text in one place and refer to it (by path, or a Report-ID) from the others.
+    """
+    first: dict[str, Item] = {}
+    for source, item in _own_items(view, DUPLICATE_KINDS):
+        text = normalise(item.text)
+        if (
+            len(text) < MIN_DUPLICATE_CHARS
+            or not WORD_RE.search(text)
+            or _is_table_header(source, item)
+        ):
+            continue
+        original = first.setdefault(text, item)
+        if original is not item:
+            detail = f"same text as {original.source_path}:{original.line_start}"
+            yield Issue(
+                "DUPLICATE_MEMORY_ITEM", item.source_path, item.line_start, detail, anchor=text
+            )
+
+
+def _freshness_labelled(source: Source) -> bool:
+    return any(m.key == "Freshness-Requirement" and m.value for m in source.doc.meta)
+
+
+@check("VOLATILE_WITHOUT_FRESHNESS", "volatile-without-freshness", severity="WARN")
+def volatile_without_freshness(view: DoctorView) -> Iterator[Issue]:
+    """A Task, Report or History item states a volatile claim without a freshness label.
+
+    ## Why it matters
+    "Currently 412k series" or "сейчас работает" is true only when written; read later
+    it is a stale claim that looks current. Terms (whole words, any case): `currently`,
+    `right now`, `at the moment`, `at present`, `as of now`, `today`, `live`, `сейчас`,
+    `сегодня`, `в данный момент`, `на данный момент`, `текущ…` (any ending); configurable
+    with `volatile_terms`. PROJECT and STATUS are exempt (STATUS is current by definition).
+    One finding per item, at its first line.
+
+    ## Fix
+    Date the claim in the item (`as of 2026-11-01`, `verified 2026-11-01`,
+    `по состоянию на 2026-11-01`, `проверено 2026-11-01`), or give the document a
+    `Freshness-Requirement:` metadata line saying how to re-verify it.
+    """
+    regex = volatile.terms_regex(volatile.effective_terms(view.config.volatile_terms))
+    for source, item in _own_items(view, CLAIM_KINDS):
+        if source.source_type == "state" or _freshness_labelled(source):
+            continue
+        term = volatile.volatile_term(item.text, regex)
+        if term and not volatile.has_date_label(item.text):
+            yield Issue(
+                "VOLATILE_WITHOUT_FRESHNESS",
+                item.source_path,
+                item.line_start,
+                f"volatile term {term!r} without a date label or Freshness-Requirement",
+                anchor=normalise(item.text),
+            )
+
+
+@check("INVALID_TIMESTAMP", "invalid-timestamp", severity="WARN")
+def invalid_timestamp(view: DoctorView) -> Iterator[Issue]:
+    """A timestamp label's value is not an RFC 3339 date-time or a plain date.
+
+    ## Why it matters
+    `Created-At`, `Date`, `Created`, `Updated-At` and `Last-Verified-At` metadata give a
+    source its timestamp, which orders recency and decides whether an uncited report is
+    historical. An unparsable value is ignored, so the document silently has no date.
+    `UNVERIFIED` is allowed for `Last-Verified-At` (STATUS's own line is checked by
+    INVALID_METADATA).
+
+    ## Fix
+    Write `2026-09-17` or `2026-09-17T08:30:00Z`.
+    """
+    for source in view.corpus.sources:
+        if source.foreign:
+            continue
+        for meta in source.doc.meta:
+            if meta.key not in TIMESTAMP_KEYS or _timestamp_ok(source, meta.key, meta.value):
+                continue
+            yield Issue(
+                "INVALID_TIMESTAMP",
+                source.path,
+                meta.line,
+                f"{meta.key} {meta.value!r} is not an RFC 3339 date-time or a date",
+                anchor=normalise(f"{meta.key}: {meta.value}"),
+            )
+
+
+def _timestamp_ok(source: Source, key: str, value: str) -> bool:
+    if key == "Last-Verified-At" and (value == "UNVERIFIED" or source.path == STATUS_PATH):
+        return True
+    return parse_timestamp(value) is not None
+
+
+@check("ARTIFACT_SHAPE", "artifact-shape", severity="WARN")
+def artifact_shape(view: DoctorView) -> Iterator[Issue]:
+    """A Task or Report lacks a required metadata key or section, or its ID differs from its stem.
+
+    ## Why it matters
+    Tasks need `Protocol-Version`, `Project-ID`, `Task-ID`, `Task-Status` and the sections
+    `Objective`, `Scope`, `Constraints`, `Acceptance Criteria`; Reports need
+    `Protocol-Version`, `Project-ID`, `Report-ID`, `Result` and `Summary`, `Evidence`,
+    `Limitations`. The active task and report citations are found by ID and file stem.
+
+    ## Fix
+    Add what the detail names, or rename the file (or the ID) so that they agree.
+    """
+    for source in view.corpus.sources:
+        if source.source_type in ("task", "report") and not source.foreign:
+            for finding in check_artifact(source.doc, source.path, source.source_type):
+                yield from_finding(finding)
+
+
+@check("OVERSIZED_STATUS", "oversized-status", severity="WARN")
+def oversized_status(view: DoctorView) -> Iterator[Issue]:
+    """STATUS is larger than 12,000 bytes (configurable with status_max_bytes).
+
+    ## Why it matters
+    STATUS is read in full at the start of every session; a long one buries the current
+    state in history and eats the agent's context budget.
+
+    ## Fix
+    Move finished work to Reports or History and keep STATUS to the current state.
+    """
+    status = view.corpus.by_path.get(STATUS_PATH)
+    limit = view.config.status_max_bytes
+    if status is not None and status.size > limit:
+        yield Issue(
+            "OVERSIZED_STATUS",
+            STATUS_PATH,
+            1,
+            f"{status.size} bytes; at most {limit}",
+            anchor="OVERSIZED_STATUS",
+        )

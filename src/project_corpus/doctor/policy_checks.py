@@ -1,0 +1,146 @@
+"""`policy.toml` conformance (SPEC §1.4): gate checks, located at the offending line."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from project_corpus.doctor.registry import DoctorView
+from project_corpus.doctor.registry import Issue
+from project_corpus.doctor.registry import check
+from project_corpus.doctor.registry import snapshot_issues
+
+
+@check("POLICY_PARSE", "policy-parse", severity="FAIL", gate=True)
+def policy_parse(view: DoctorView) -> Iterator[Issue]:
+    """policy.toml is not UTF-8, not valid TOML, or cannot be read.
+
+    ## Why it matters
+    Without a readable policy there is no read scope, so no source can be read safely.
+
+    ## Fix
+    Fix the TOML syntax error named in the detail (the file is read with a 1 MiB cap).
+    """
+    yield from snapshot_issues(view, "POLICY_PARSE")
+
+
+@check("POLICY_UNKNOWN_KEY", "policy-unknown-key", severity="FAIL", gate=True)
+def policy_unknown_key(view: DoctorView) -> Iterator[Issue]:
+    """policy.toml has a key or table the protocol does not define.
+
+    ## Why it matters
+    Policy only narrows; an unknown key is most likely a typo of a restriction that then
+    silently does nothing.
+
+    ## Fix
+    Remove or correct the key (allowed: `policy_version`, `project_id`, `profile`,
+    `[capabilities] allow`, `[scopes] read/write`, `[requirements]`).
+    """
+    yield from snapshot_issues(view, "POLICY_UNKNOWN_KEY")
+
+
+@check("POLICY_SCHEMA", "policy-schema", severity="FAIL", gate=True)
+def policy_schema(view: DoctorView) -> Iterator[Issue]:
+    """policy.toml misses a key or table, has a wrong type or duplicate entries.
+
+    ## Why it matters
+    A scope list given as a string, or a missing `[scopes]` table, leaves the read scope
+    undefined.
+
+    ## Fix
+    Give every key of SPEC §1.4 with its type (lists of unique strings, booleans).
+    """
+    yield from snapshot_issues(view, "POLICY_SCHEMA")
+
+
+@check("POLICY_VERSION", "policy-version", severity="FAIL", gate=True)
+def policy_version(view: DoctorView) -> Iterator[Issue]:
+    """policy_version is not "2.0".
+
+    ## Why it matters
+    Another version may mean other rules that this tool does not implement.
+
+    ## Fix
+    Set `policy_version = "2.0"` after checking the policy against Protocol V2.
+    """
+    yield from snapshot_issues(view, "POLICY_VERSION")
+
+
+@check("POLICY_PROJECT_ID", "policy-project-id", severity="FAIL", gate=True)
+def policy_project_id(view: DoctorView) -> Iterator[Issue]:
+    """The policy project_id is not a valid project ID.
+
+    ## Why it matters
+    The policy must name the project it governs with the same ID grammar as PROJECT.
+
+    ## Fix
+    Use PROJECT's `Project-ID` (`^[a-z0-9][a-z0-9._-]{2,63}$`).
+    """
+    yield from snapshot_issues(view, "POLICY_PROJECT_ID")
+
+
+@check("POLICY_PROFILE", "policy-profile", severity="FAIL", gate=True)
+def policy_profile(view: DoctorView) -> Iterator[Issue]:
+    """The policy profile is not READ_ONLY, SAFE_EDIT or MAINTAINER.
+
+    ## Why it matters
+    The profile bounds every capability; an unknown profile bounds nothing predictable.
+
+    ## Fix
+    Choose one of the three profiles.
+    """
+    yield from snapshot_issues(view, "POLICY_PROFILE")
+
+
+@check("POLICY_CAPABILITY", "policy-capability", severity="FAIL", gate=True)
+def policy_capability(view: DoctorView) -> Iterator[Issue]:
+    """A capability name in [capabilities] allow is malformed.
+
+    ## Why it matters
+    Names must match `^[a-z][a-z0-9_.-]*$`; a malformed name is a typo that grants nothing.
+
+    ## Fix
+    Correct the name (e.g. `corpus.context`).
+    """
+    yield from snapshot_issues(view, "POLICY_CAPABILITY")
+
+
+@check("POLICY_PROFILE_CAPABILITY", "policy-profile-capability", severity="FAIL", gate=True)
+def policy_profile_capability(view: DoctorView) -> Iterator[Issue]:
+    """A capability in [capabilities] allow is outside the profile's capability set.
+
+    ## Why it matters
+    Project content never grants a capability beyond its profile: `mcp.stdio` needs
+    `SAFE_EDIT` or `MAINTAINER`, `migration.apply` needs `MAINTAINER`.
+
+    ## Fix
+    Remove the capability or choose a profile that includes it.
+    """
+    yield from snapshot_issues(view, "POLICY_PROFILE_CAPABILITY")
+
+
+@check("POLICY_SCOPE", "policy-scope", severity="FAIL", gate=True)
+def policy_scope(view: DoctorView) -> Iterator[Issue]:
+    """A scope pattern is empty, untrimmed, absolute or has a `\\`, `:`, `.` or `..` part.
+
+    ## Why it matters
+    Scopes are portable patterns relative to the project root; `../outside/**` or
+    `/etc/**` would try to widen the read scope beyond the project.
+
+    ## Fix
+    Use patterns such as `.project-corpus/tasks/**` or `.project-corpus/history/2026-*.md`.
+    """
+    yield from snapshot_issues(view, "POLICY_SCOPE")
+
+
+@check("POLICY_WRITE_REQUIREMENTS", "policy-write-requirements", severity="FAIL", gate=True)
+def policy_write_requirements(view: DoctorView) -> Iterator[Issue]:
+    """Write scopes are set but not all three [requirements] are true.
+
+    ## Why it matters
+    Managed writes need `expected_hash`, `verified_readback` and `audit_receipt` so that a
+    write can neither clobber concurrent edits nor go unrecorded.
+
+    ## Fix
+    Set the three requirements to `true`, or empty `[scopes] write`.
+    """
+    yield from snapshot_issues(view, "POLICY_WRITE_REQUIREMENTS")

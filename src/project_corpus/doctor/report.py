@@ -1,0 +1,141 @@
+"""From raw issues to the doctor report (SPEC §8): severity, suppression, fingerprint, order.
+
+The report is plain JSON-ready data; `project_corpus.output` renders it as JSON, text,
+SARIF or GitHub workflow commands.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Mapping
+from collections.abc import Sequence
+
+from project_corpus.candidate import printable
+from project_corpus.doctor.config import DEFAULT
+from project_corpus.doctor.config import LintConfig
+from project_corpus.doctor.registry import Check
+from project_corpus.doctor.registry import Issue
+from project_corpus.doctor.registry import LoadedJSON
+from project_corpus.doctor.suppress import NO_DIRECTIVES
+from project_corpus.doctor.suppress import Directives
+from project_corpus.doctor.suppress import ignored_by_config
+from project_corpus.doctor.suppress import parse_directives
+from project_corpus.models import INDEX_SCHEMA_VERSION
+from project_corpus.models import Corpus
+from project_corpus.text import normalise
+
+FINGERPRINT_KEY = "projectCorpus/v1"
+
+
+def fingerprint(code: str, path: str, anchor: str, occurrence: int = 1) -> str:
+    """Stable identity of a finding: code, path and normalised anchor text, never the line.
+    Identical findings in one file are told apart by their order (`occurrence` ≥ 2)."""
+    parts = [code, path, normalise(anchor)] + ([str(occurrence)] if occurrence > 1 else [])
+    return hashlib.sha256("\0".join(parts).encode("utf-8", "backslashreplace")).hexdigest()[:32]
+
+
+def message(check: Check, detail: str) -> str:
+    """One sentence: the check's summary, then the detail."""
+    summary = check.summary.rstrip(".")
+    if not detail:
+        return summary + "."
+    return f"{summary}: {detail.rstrip('.')}."
+
+
+def _one_line(text: str) -> str:
+    return printable(" ".join(text.split()))
+
+
+class _Suppressor:
+    """Decides whether an issue is suppressed, parsing each source's directives once."""
+
+    def __init__(self, corpus: Corpus | None, config: LintConfig) -> None:
+        self.corpus, self.config = corpus, config
+        self.cache: dict[str, Directives] = {}
+
+    def kind(self, check: Check, issue: Issue) -> str | None:
+        if check.gate:
+            return None
+        if self._directives(issue.path).suppresses(issue.code, issue.line):
+            return "inSource"
+        if ignored_by_config(self.config, issue.code, issue.path):
+            return "external"
+        return None
+
+    def _directives(self, path: str) -> Directives:
+        if path not in self.cache:
+            source = self.corpus.by_path.get(path) if self.corpus else None
+            self.cache[path] = parse_directives(source.doc) if source else NO_DIRECTIVES
+        return self.cache[path]
+
+
+def finalize(
+    issues: Sequence[Issue], checks: Mapping[str, Check], config: LintConfig, corpus: Corpus | None
+) -> list[dict[str, object]]:
+    """Report entries for ISSUES, sorted by (path, line, code)."""
+    suppressor = _Suppressor(corpus, config)
+    seen: dict[tuple[str, str, str], int] = {}
+    entries = []
+    for issue in sorted(issues, key=lambda i: (i.path, i.line, i.code, i.anchor)):
+        check = checks[issue.code]
+        key = (issue.code, issue.path, normalise(issue.anchor))
+        seen[key] = seen.get(key, 0) + 1
+        suppression = suppressor.kind(check, issue)
+        entry: dict[str, object] = {
+            "code": issue.code,
+            "severity": config.rules.get(issue.code, check.severity),
+            "path": printable(issue.path),
+            "line": max(1, issue.line),
+            "message": _one_line(issue.message or message(check, issue.detail)),
+            "detail": _one_line(issue.detail),
+            "fingerprint": fingerprint(issue.code, issue.path, issue.anchor, seen[key]),
+            "suppressed": suppression is not None,
+            "suppression": suppression,
+        }
+        entry.update(issue.extra)
+        entries.append(entry)
+    return entries
+
+
+def summary(entries: Sequence[Mapping[str, object]]) -> dict[str, int]:
+    active = [e for e in entries if not e["suppressed"]]
+    return {
+        "FAIL": sum(1 for e in active if e["severity"] == "FAIL"),
+        "WARN": sum(1 for e in active if e["severity"] == "WARN"),
+        "suppressed": len(entries) - len(active),
+    }
+
+
+def build_report(
+    corpus: Corpus,
+    entries: list[dict[str, object]],
+    *,
+    skipped: Sequence[str],
+    fail_on: str,
+    candidate_count: int,
+) -> dict[str, object]:
+    counts = summary(entries)
+    ok = counts["FAIL"] == 0 and (fail_on == "FAIL" or counts["WARN"] == 0)
+    return {
+        "ok": ok,
+        "project_id": corpus.project_id or None,
+        "index_schema_version": INDEX_SCHEMA_VERSION,
+        "source_count": len(corpus.sources),
+        "candidate_count": candidate_count,
+        "issues": entries,
+        "summary": counts,
+        "checks_skipped": sorted(skipped),
+        "non_authoritative": True,
+    }
+
+
+def candidate_count(files: Sequence[LoadedJSON]) -> int:
+    return sum(len(f.value) if isinstance(f.value, list) else 1 for f in files)
+
+
+def lint_report(corpus: Corpus, issues: Sequence[Issue], count: int) -> dict[str, object]:
+    """The candidate-validate report (same shape as the doctor's, no configuration)."""
+    from project_corpus.doctor import CHECKS_BY_CODE
+
+    entries = finalize(issues, CHECKS_BY_CODE, DEFAULT, None)
+    return build_report(corpus, entries, skipped=(), fail_on="FAIL", candidate_count=count)

@@ -1,0 +1,76 @@
+"""Repository hygiene around the corpus: the disposable cache must stay out of Git."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+from project_corpus import fs
+from project_corpus.doctor import gitignore
+from project_corpus.doctor.registry import DoctorView
+from project_corpus.doctor.registry import Issue
+from project_corpus.doctor.registry import check
+from project_corpus.errors import ContextError
+from project_corpus.index import CACHE_DIR
+
+GITIGNORE_DIRS = ("", ".project-corpus", CACHE_DIR)
+MAX_GITIGNORE_BYTES = 64 * 1024
+
+
+def _cache_entries(root: Path) -> list[tuple[str, bool]]:
+    """(name, is_dir) of each entry of cache/ except its own .gitignore ([] when absent)."""
+    try:
+        with fs.open_dir(root, CACHE_DIR) as fd:
+            names = sorted(os.listdir(fd))
+            return [(n, fs.entry_kind(fd, n) == "dir") for n in names if n != ".gitignore"]
+    except OSError:
+        return []
+
+
+def _read_gitignore(root: Path, directory: str) -> tuple[gitignore.Pattern, ...]:
+    rel = f"{directory}/.gitignore" if directory else ".gitignore"
+    try:
+        data = fs.read_relative(root, rel, MAX_GITIGNORE_BYTES, code="CONTEXT_INPUT_PATH")
+    except ContextError:
+        return ()
+    return gitignore.parse(data.decode("utf-8", "replace"))
+
+
+@check("CACHE_NOT_IGNORED", "cache-not-ignored", severity="WARN")
+def cache_not_ignored(view: DoctorView) -> Iterator[Issue]:
+    """.project-corpus/cache/ holds files that no .gitignore ignores.
+
+    ## Why it matters
+    The cache holds the derived index: committing it bloats the repository, goes stale at
+    once and may be mistaken for memory. `context build` writes `cache/.gitignore`
+    containing `*`, but a cache created otherwise (or that file deleted) is not ignored.
+
+    ## How it is checked
+    Every entry of `cache/` (except `cache/.gitignore` itself) must be ignored by the
+    `.gitignore` files in `cache/`, `.project-corpus/` or the root, read with gitignore
+    semantics: `*`, `cache/`, `/cache/`, `.project-corpus/cache/`,
+    `/.project-corpus/cache/`, `**/cache` all work; later `!` lines re-include. Git's
+    global excludes and `.git/info/exclude` are not read (they are not in the repository).
+
+    ## Fix
+    Add `cache/` to `.project-corpus/.gitignore` (or `.project-corpus/cache/` to the
+    root `.gitignore`).
+    """
+    root = view.corpus.root
+    entries = _cache_entries(root)
+    if not entries:
+        return
+    files = [(d, _read_gitignore(root, d)) for d in GITIGNORE_DIRS]
+    exposed = [
+        name
+        for name, is_dir in entries
+        if not gitignore.is_ignored(f"{CACHE_DIR}/{name}", is_dir, files)
+    ]
+    if exposed:
+        shown = ", ".join(exposed[:5]) + (
+            f" (+{len(exposed) - 5} more)" if len(exposed) > 5 else ""
+        )
+        yield Issue(
+            "CACHE_NOT_IGNORED", CACHE_DIR, 1, f"not ignored: {shown}", anchor="CACHE_NOT_IGNORED"
+        )

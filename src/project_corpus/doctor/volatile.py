@@ -1,0 +1,66 @@
+"""Volatile claims and freshness labels (SPEC §8). Pure functions.
+
+A term matches as a whole word or phrase, case-insensitively; the words of a phrase may be
+separated by any whitespace (items span lines). A term ending in `*` is a prefix: `текущ*`
+matches `текущий`, `текущее`, `текущих`... A claim is labelled by a date label: one of
+`as of`, `verified`, `verified on`, `по состоянию на`, `проверено` (optionally followed by
+`:`) and then a real calendar date `YYYY-MM-DD` or an RFC 3339 date-time.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from functools import lru_cache
+
+from project_corpus.timeparse import parse_timestamp
+
+DEFAULT_TERMS: dict[str, tuple[str, ...]] = {
+    "en": ("currently", "right now", "at the moment", "at present", "as of now", "today", "live"),
+    "ru": ("сейчас", "сегодня", "в данный момент", "на данный момент", "текущ*"),
+}
+DATE_LABEL_RE = re.compile(
+    r"(?<!\w)(?:as\s+of|verified(?:\s+on)?|по\s+состоянию\s+на|проверено)\s*:?\s+"
+    r"(\d{4}-\d{2}-\d{2}(?:[Tt]\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:[Zz]|[+-]\d{2}:\d{2}))?)(?![\w:])",
+    re.IGNORECASE,
+)
+
+
+def effective_terms(overrides: Mapping[str, tuple[str, ...]]) -> tuple[str, ...]:
+    """The terms in use: each language's configured list replaces that language's defaults."""
+    return tuple(
+        term
+        for language in DEFAULT_TERMS
+        for term in overrides.get(language, DEFAULT_TERMS[language])
+    )
+
+
+def _term_pattern(term: str) -> str:
+    prefix = term.endswith("*")
+    words = term.rstrip("*").split()
+    body = r"\s+".join(re.escape(word) for word in words)
+    return rf"(?<!\w){body}" + (r"\w*" if prefix else r"(?!\w)")
+
+
+@lru_cache(maxsize=8)
+def terms_regex(terms: tuple[str, ...]) -> re.Pattern[str] | None:
+    """One alternation of every term (longest first), or None when there are no terms."""
+    patterns = [
+        _term_pattern(t) for t in sorted(set(terms), key=lambda t: (-len(t), t)) if t.strip("*")
+    ]
+    if not patterns:
+        return None
+    return re.compile("|".join(f"(?:{p})" for p in patterns), re.IGNORECASE)
+
+
+def has_date_label(text: str) -> bool:
+    """True when TEXT carries a date label with a real date (e.g. `as of 2026-11-01`)."""
+    return any(parse_timestamp(match.group(1)) for match in DATE_LABEL_RE.finditer(text))
+
+
+def volatile_term(text: str, regex: re.Pattern[str] | None) -> str | None:
+    """The first volatile term in TEXT, or None."""
+    if regex is None:
+        return None
+    match = regex.search(text)
+    return " ".join(match.group(0).split()) if match else None

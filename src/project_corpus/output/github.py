@@ -1,0 +1,59 @@
+"""GitHub Actions workflow commands: one annotation per unsuppressed finding.
+
+    ::error file=.project-corpus/state/STATUS.md,line=4,title=INVALID_METADATA::A metadata...
+
+FAIL -> `::error`, WARN -> `::warning`. Data escapes `%`, CR and LF; properties also `:`
+and `,` (as the Actions toolkit does). GitHub shows at most 10 error and 10 warning
+annotations per step; when a report has more, a `::notice` says so and the full text
+report follows, so no finding is lost from the log.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from project_corpus.output import text
+
+ANNOTATIONS_PER_KIND = 10
+COMMANDS = {"FAIL": "error", "WARN": "warning"}
+
+
+def escape_data(value: str) -> str:
+    return value.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def escape_property(value: str) -> str:
+    return escape_data(value).replace(":", "%3A").replace(",", "%2C")
+
+
+def annotation(issue: Mapping[str, object]) -> str:
+    command = COMMANDS.get(str(issue["severity"]), "warning")
+    props = ",".join(
+        f"{key}={escape_property(str(value))}"
+        for key, value in (
+            ("file", issue["path"]),
+            ("line", issue["line"]),
+            ("title", issue["code"]),
+        )
+    )
+    return f"::{command} {props}::{escape_data(str(issue['message']))}"
+
+
+def render(report: Mapping[str, object]) -> str:
+    issues = text.issues_of(report)
+    lines = [annotation(issue) for issue in issues]
+    per_kind = [sum(1 for i in issues if i["severity"] == s) for s in COMMANDS]
+    if any(count > ANNOTATIONS_PER_KIND for count in per_kind):
+        lines.append(overflow_notice(len(issues)))
+        lines.extend(text.render(report).rstrip("\n").split("\n"))
+    else:
+        lines.append(text.summary_line(report))
+    return "\n".join(lines) + "\n"
+
+
+def overflow_notice(count: int) -> str:
+    return (
+        f"::notice title=project-corpus::{count} findings; GitHub shows at most "
+        f"{ANNOTATIONS_PER_KIND} errors and {ANNOTATIONS_PER_KIND} warnings per step. "
+        "The full report follows."
+    )

@@ -1,0 +1,103 @@
+"""SARIF 2.1.0 (one run) for code scanning (SPEC §8).
+
+`rules[]` is generated from the check registry (every check, in registry order, so a
+`ruleIndex` is stable across runs). Locations are repo-relative, percent-encoded URIs
+against `%SRCROOT%`; nothing absolute is written. Each result carries the line-independent
+fingerprint both as `fingerprints` and `partialFingerprints` (GitHub uses the latter to
+track an alert across commits). Suppressed findings are results with `suppressions`
+(`inSource` for a directive, `external` for a lint.yaml `ignore`).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping
+from collections.abc import Sequence
+from urllib.parse import quote
+
+from project_corpus import __version__
+from project_corpus.doctor import CHECKS
+from project_corpus.doctor.registry import Check
+from project_corpus.doctor.report import FINGERPRINT_KEY
+
+SCHEMA_URI = (
+    "https://raw.githubusercontent.com/oasis-tcs/sarif-spec/master/Schemata/sarif-schema-2.1.0.json"
+)
+INFORMATION_URI = "https://github.com/project-corpus/project-corpus"
+DOCS_URI = f"{INFORMATION_URI}/blob/main/docs/checks.md"
+HEADING_RE = re.compile(r"^#+ (.*)$", re.MULTILINE)
+LEVELS = {"FAIL": "error", "WARN": "warning"}
+
+
+def rule(check: Check) -> dict[str, object]:
+    doc = check.doc
+    return {
+        "id": check.code,
+        "name": check.pascal_name,
+        "shortDescription": {"text": check.summary},
+        "fullDescription": {"text": doc},
+        "help": {"text": HEADING_RE.sub(r"\1:", doc), "markdown": doc},
+        "helpUri": f"{DOCS_URI}#{check.code.lower()}",
+        "defaultConfiguration": {"level": LEVELS[check.severity]},
+        "properties": {"tags": ["project-corpus", "gate" if check.gate else "memory"]},
+    }
+
+
+def uri(path: str) -> str:
+    """A repo-relative path as a percent-encoded URI reference."""
+    return quote(path, safe="/")
+
+
+def result(issue: Mapping[str, object], index: Mapping[str, int]) -> dict[str, object]:
+    code = str(issue["code"])
+    fingerprint = str(issue["fingerprint"])
+    data: dict[str, object] = {
+        "ruleId": code,
+        "ruleIndex": index[code],
+        "level": LEVELS.get(str(issue["severity"]), "warning"),
+        "message": {"text": str(issue["message"])},
+        "locations": [
+            {
+                "physicalLocation": {
+                    "artifactLocation": {"uri": uri(str(issue["path"])), "uriBaseId": "%SRCROOT%"},
+                    "region": {"startLine": issue["line"]},
+                }
+            }
+        ],
+        "fingerprints": {FINGERPRINT_KEY: fingerprint},
+        "partialFingerprints": {FINGERPRINT_KEY: fingerprint},
+    }
+    if issue.get("suppressed"):
+        data["suppressions"] = [{"kind": str(issue.get("suppression") or "external")}]
+    extra = {k: issue[k] for k in ("pointer", "source_path", "source_line", "detail") if k in issue}
+    data["properties"] = extra
+    return data
+
+
+def sarif_log(report: Mapping[str, object]) -> dict[str, object]:
+    index = {check.code: number for number, check in enumerate(CHECKS)}
+    issues = report.get("issues")
+    assert isinstance(issues, Sequence)
+    return {
+        "$schema": SCHEMA_URI,
+        "version": "2.1.0",
+        "runs": [
+            {
+                "tool": {
+                    "driver": {
+                        "name": "project-corpus",
+                        "semanticVersion": __version__,
+                        "informationUri": INFORMATION_URI,
+                        "rules": [rule(check) for check in CHECKS],
+                    }
+                },
+                "results": [result(issue, index) for issue in issues],
+                "columnKind": "unicodeCodePoints",
+            }
+        ],
+    }
+
+
+def render(report: Mapping[str, object]) -> str:
+    return json.dumps(sarif_log(report), ensure_ascii=False, indent=2, sort_keys=True) + "\n"
