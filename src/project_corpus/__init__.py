@@ -1,5 +1,46 @@
-"""project-corpus: Context Intelligence for a Project Corpus (Protocol V2)."""
+"""project-corpus: Context Intelligence for a Project Corpus (Protocol V2).
+
+The public API is imported lazily (PEP 562) so that `project-corpus --version` and the
+linters stay fast: nothing below is loaded until it is first used.
+"""
 
 from __future__ import annotations
 
+import importlib
+from typing import TYPE_CHECKING
+
 __version__ = "0.1.0"
+
+_API = {
+    "ContextError": "project_corpus.errors",
+    "collect": "project_corpus.snapshot",
+    "build_index": "project_corpus.index",
+    "open_index": "project_corpus.index",
+    "query_index": "project_corpus.retrieval",
+    "compile_bundle": "project_corpus.bundle",
+    "make_receipt": "project_corpus.bundle",
+    "memory_doctor": "project_corpus.doctor",
+    "evaluate_dataset": "project_corpus.evaluate",
+    "validate_candidate": "project_corpus.candidate",
+}
+
+__all__ = ["__version__", *sorted(_API)]
+
+if TYPE_CHECKING:
+    from project_corpus.bundle import compile_bundle
+    from project_corpus.bundle import make_receipt
+    from project_corpus.candidate import validate_candidate
+    from project_corpus.doctor import memory_doctor
+    from project_corpus.errors import ContextError
+    from project_corpus.evaluate import evaluate_dataset
+    from project_corpus.index import build_index
+    from project_corpus.index import open_index
+    from project_corpus.retrieval import query_index
+    from project_corpus.snapshot import collect
+
+
+def __getattr__(name: str) -> object:
+    module = _API.get(name)
+    if module is None:
+        raise AttributeError(f"module 'project_corpus' has no attribute {name!r}")
+    return getattr(importlib.import_module(module), name)
