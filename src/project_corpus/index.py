@@ -30,11 +30,11 @@ SCHEMA = (
     "CREATE TABLE sources (path TEXT PRIMARY KEY, sha256 TEXT NOT NULL, size INTEGER NOT NULL,"
     " source_type TEXT NOT NULL, authority_class TEXT NOT NULL, temporal_status TEXT NOT NULL,"
     " timestamp TEXT, line_count INTEGER NOT NULL, project_id TEXT NOT NULL) WITHOUT ROWID",
+    # Rows are inserted in (source path, line) order; rowid order is provenance order.
     "CREATE TABLE items (item_id TEXT NOT NULL, source_path TEXT NOT NULL,"
-    " line_start INTEGER NOT NULL, line_end INTEGER NOT NULL, section_line INTEGER NOT NULL,"
-    " PRIMARY KEY (source_path, line_start, item_id)) WITHOUT ROWID",
+    " line_start INTEGER NOT NULL, line_end INTEGER NOT NULL, section_line INTEGER NOT NULL)",
     "CREATE TABLE relations (source TEXT NOT NULL, line INTEGER NOT NULL, target TEXT NOT NULL,"
-    " validity TEXT NOT NULL, PRIMARY KEY (source, line)) WITHOUT ROWID",
+    " validity TEXT NOT NULL)",
 )
 
 
@@ -220,8 +220,12 @@ def _publish(cache_fd: int, name: str, data: bytes) -> None:
             os.unlink(staging, dir_fd=cache_fd)
 
 
-def open_index(root: Path, index: str | None = None) -> StoredIndex:
-    """Read and check the stored index (INDEX_MISSING / INDEX_CORRUPT / INDEX_SCHEMA_MISMATCH)."""
+def open_index(root: Path, index: str | None = None, *, with_items: bool = True) -> StoredIndex:
+    """Read and check the stored index (INDEX_MISSING / INDEX_CORRUPT / INDEX_SCHEMA_MISMATCH).
+
+    Without WITH_ITEMS the item and relation rows are checked to be readable but not loaded
+    (staleness needs only the sources).
+    """
     name = prepare_index_path(root, index)
     rel = f"{CACHE_DIR}/{name}"
     try:
@@ -239,12 +243,14 @@ def open_index(root: Path, index: str | None = None) -> StoredIndex:
         ) from None
     except OSError as exc:
         raise ContextError("INDEX_PATH", f"{rel}: {exc.strerror or exc}") from None
-    return _load(data, rel)
+    return _load(data, rel, with_items)
 
 
-def _load(data: bytes, rel: str) -> StoredIndex:
+def _load(data: bytes, rel: str, with_items: bool) -> StoredIndex:
     if len(data) < 512 or not data.startswith(b"SQLite format 3\0"):
-        raise ContextError("INDEX_CORRUPT", f"{rel}: not an SQLite database", hint="run `context build`")
+        raise ContextError(
+            "INDEX_CORRUPT", f"{rel}: not an SQLite database", hint="run `context build`"
+        )
     conn = sqlite3.connect(":memory:")
     try:
         conn.deserialize(data)
@@ -263,16 +269,17 @@ def _load(data: bytes, rel: str) -> StoredIndex:
                 " timestamp, line_count, project_id FROM sources ORDER BY path"
             )
         }
+        limit = "" if with_items else " LIMIT 1"
         items = tuple(
             StoredItem(*row)
             for row in conn.execute(
                 "SELECT item_id, source_path, line_start, line_end, section_line FROM items"
-                " ORDER BY source_path, line_start, item_id"
+                " ORDER BY rowid" + limit
             )
         )
         rels = tuple(
             conn.execute(
-                "SELECT source, line, target, validity FROM relations ORDER BY source, line"
+                "SELECT source, line, target, validity FROM relations ORDER BY rowid" + limit
             )
         )
     except (sqlite3.DatabaseError, ValueError, TypeError, OverflowError) as exc:
@@ -315,5 +322,5 @@ def load_verified(root: str | os.PathLike[str], index: str | None = None) -> Cor
     root_path = fs.resolve_root(root)
     prepare_index_path(root_path, index)
     corpus = collect(root_path)
-    verify_index(open_index(root_path, index), corpus)
+    verify_index(open_index(root_path, index, with_items=False), corpus)
     return corpus
