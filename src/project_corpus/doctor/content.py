@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from project_corpus.classify import AUTHORITY_CLASSES
 from project_corpus.classify import TIMESTAMP_KEYS
 from project_corpus.doctor import volatile
 from project_corpus.doctor.registry import DoctorView
@@ -23,6 +24,7 @@ from project_corpus.protocol import check_artifact
 from project_corpus.text import normalise
 from project_corpus.timeparse import parse_timestamp
 
+AUTHORITY_RANK = {name: rank for rank, name in enumerate(AUTHORITY_CLASSES)}
 CLAIM_KINDS = frozenset({"paragraph", "list", "table"})
 DUPLICATE_KINDS = CLAIM_KINDS | {"code"}
 MIN_DUPLICATE_CHARS = 31  # "> 30 characters" of normalised text
@@ -56,26 +58,38 @@ def duplicate_memory_item(view: DoctorView) -> Iterator[Issue]:
     Copies drift apart: when one is updated the other still states the old fact, and
     agents get both. Text is compared casefolded with collapsed whitespace; paragraphs,
     list items, table rows (not header rows) and fenced code count, metadata lines and
-    headings do not. Each later copy is reported, pointing at the first.
+    headings do not. The most authoritative copy (CANONICAL first, HISTORY last; then by
+    path and line) is kept; every other copy is reported, pointing at it.
 
     ## Fix
     Keep the text in one place and refer to it (by path, or a Report-ID) from the others.
     """
-    first: dict[str, Item] = {}
-    for source, item in _own_items(view, DUPLICATE_KINDS):
-        text = normalise(item.text)
-        if (
-            len(text) < MIN_DUPLICATE_CHARS
-            or not WORD_RE.search(text)
-            or _is_table_header(source, item)
-        ):
-            continue
-        original = first.setdefault(text, item)
+    texts = [
+        (normalise(item.text), item)
+        for source, item in _own_items(view, DUPLICATE_KINDS)
+        if not _is_table_header(source, item)
+    ]
+    texts = [
+        (text, item)
+        for text, item in texts
+        if len(text) >= MIN_DUPLICATE_CHARS and WORD_RE.search(text)
+    ]
+    kept: dict[str, Item] = {}
+    for text, item in texts:
+        if text not in kept or _rank(item) < _rank(kept[text]):
+            kept[text] = item
+    for text, item in texts:
+        original = kept[text]
         if original is not item:
             detail = f"same text as {original.source_path}:{original.line_start}"
             yield Issue(
                 "DUPLICATE_MEMORY_ITEM", item.source_path, item.line_start, detail, anchor=text
             )
+
+
+def _rank(item: Item) -> tuple[int, str, int]:
+    """The copy that is kept: the most authoritative, then the first by path and line."""
+    return AUTHORITY_RANK[item.authority_class], item.source_path, item.line_start
 
 
 def _freshness_labelled(source: Source) -> bool:
