@@ -41,7 +41,8 @@ def test_every_code_has_a_row_and_a_meaning() -> None:
     rendered = errors_doc.render()
     for code, meaning in ERRORS.items():
         assert CODE_RE.match(code), code
-        assert meaning.strip() and meaning == meaning.strip(), code
+        assert meaning.strip(), code
+        assert meaning == meaning.strip(), code
         assert f"| `{code}` | {errors_doc.exit_code(code)} |" in rendered
 
 

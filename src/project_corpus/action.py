@@ -170,6 +170,11 @@ def md_cell(text: object) -> str:
     return value
 
 
+def md_code(text: object) -> str:
+    """TEXT as an inline code span inside a table cell (no escapes apply inside code)."""
+    return "`" + " ".join(str(text).split()).replace("`", "'").replace("|", "\\|") + "`"
+
+
 def line_link(env: Mapping[str, str], path: str, line: int) -> str:
     repo, sha = env.get("GITHUB_REPOSITORY", ""), env.get("GITHUB_SHA", "")
     label = md_cell(f"{path}:{line}")
@@ -190,14 +195,14 @@ def issue_table(ctx: Context, issues: list[dict[str, object]]) -> str:
     """Counts by code, then a capped table of findings linked to their lines."""
     counts = Counter((str(i.get("code")), str(i.get("severity"))) for i in issues)
     lines = ["| code | severity | count |", "|---|---|---:|"]
-    lines += [f"| `{md_cell(c)}` | {md_cell(s)} | {n} |" for (c, s), n in sorted(counts.items())]
+    lines += [f"| {md_code(c)} | {md_cell(s)} | {n} |" for (c, s), n in sorted(counts.items())]
     lines += ["", "| severity | code | location | message |", "|---|---|---|---|"]
     for issue in issues[:MAX_ROWS]:
         path = ctx.prefix + str(issue.get("path", ""))
         line = issue.get("line")
         where = line_link(ctx.env, path, line if isinstance(line, int) else 1)
         lines.append(
-            f"| {md_cell(issue.get('severity'))} | `{md_cell(issue.get('code'))}` "
+            f"| {md_cell(issue.get('severity'))} | {md_code(issue.get('code'))} "
             f"| {where} | {md_cell(issue.get('message', ''))} |"
         )
     if len(issues) > MAX_ROWS:
@@ -211,7 +216,7 @@ def doctor_summary(ctx: Context, report: Mapping[str, object], code: int) -> str
     fails, warns = counts.get("FAIL", 0), counts.get("WARN", 0)
     head = (
         f"## project-corpus doctor: {RESULT_WORDS.get(code, 'failed')}\n\n"
-        f"Root `{md_cell(ctx.root)}` · project `{md_cell(report.get('project_id'))}` · "
+        f"Root {md_code(ctx.root)} · project {md_code(report.get('project_id'))} · "
         f"**{fails} FAIL**, **{warns} WARN**, {counts.get('suppressed', 0)} suppressed · "
         f"fail on {md_cell(ctx.input('fail-on', 'FAIL'))} · exit {code}\n\n"
     )
@@ -227,7 +232,7 @@ def error_summary(title: str, result: Completed) -> tuple[str, str]:
         code, detail = str(envelope["error"]), str(envelope["detail"])
     except (ValueError, KeyError, TypeError):
         pass
-    markdown = f"## {title}: error\n\n`{md_cell(code)}`: {md_cell(detail)}\n\n"
+    markdown = f"## {title}: error\n\n{md_code(code)}: {md_cell(detail)}\n\n"
     return markdown, annotation("error", f"{title} {code}", detail)
 
 

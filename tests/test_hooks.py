@@ -1,0 +1,197 @@
+"""The shipped pre-commit hooks: their manifest, and a real `pre-commit try-repo` run of each."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+
+REPO = Path(__file__).resolve().parent.parent
+EXAMPLE = REPO / "fixtures" / "example"
+HOOKS = {hook["id"]: hook for hook in yaml.safe_load((REPO / ".pre-commit-hooks.yaml").read_text())}
+STATUS = ".project-corpus/state/STATUS.md"
+
+
+def test_manifest_is_valid() -> None:
+    manifest = str(REPO / ".pre-commit-hooks.yaml")
+    run = subprocess.run(
+        [sys.executable, "-m", "pre_commit", "validate-manifest", manifest],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert run.returncode == 0, run.stdout + run.stderr
+
+
+def test_doctor_hook_checks_the_whole_corpus() -> None:
+    hook = HOOKS["project-corpus-doctor"]
+    assert hook["entry"] == "project-corpus context doctor . --format text"
+    assert hook["language"] == "python"
+    assert hook["pass_filenames"] is False
+    assert hook["require_serial"] is True
+    assert hook["always_run"] is False
+    files = re.compile(hook["files"])
+    for path in ("AGENTS.md", STATUS, ".project-corpus/policy.toml"):
+        assert files.search(path), path
+    for path in ("src/app.py", "docs/AGENTS.md", "README.md", "x/.project-corpus/a.md"):
+        assert not files.search(path), path
+
+
+def test_candidates_hook_gets_the_changed_candidate_files() -> None:
+    hook = HOOKS["project-corpus-candidates"]
+    assert hook["entry"] == "project-corpus context candidate-validate . --format text"
+    assert hook["language"] == "python"
+    assert hook.get("pass_filenames", True) is True
+    files = re.compile(hook["files"])
+    assert files.search(".project-corpus/candidates/c-001.json")
+    for path in (".project-corpus/candidates/c.md", ".project-corpus/state/x.json", "c.json"):
+        assert not files.search(path), path
+
+
+def repo_config_hooks() -> dict[str, dict[str, object]]:
+    config = yaml.safe_load((REPO / ".pre-commit-config.yaml").read_text())
+    return {
+        hook["id"]: {**hook, "repo": r["repo"], "rev": r.get("rev")}
+        for r in config["repos"]
+        for hook in r["hooks"]
+    }
+
+
+def test_repo_config_runs_ruff_and_dogfoods_the_doctor() -> None:
+    hooks = repo_config_hooks()
+    assert {"ruff-check", "ruff-format"} <= set(hooks)
+    assert re.fullmatch(r"v\d+\.\d+\.\d+", str(hooks["ruff-check"]["rev"]))
+    local = hooks["project-corpus-doctor-example"]
+    assert local["repo"] == "local"
+    assert local["entry"] == "project-corpus context doctor fixtures/example --format text"
+    assert local["pass_filenames"] is False
+    assert re.compile(str(local["files"])).search(
+        "fixtures/example/.project-corpus/state/STATUS.md"
+    )
+
+
+def test_repo_config_local_hook_passes_on_the_example() -> None:
+    """The dogfooding hook's entry, run as pre-commit runs it: from the repository root."""
+    entry = str(repo_config_hooks()["project-corpus-doctor-example"]["entry"]).split()
+    assert entry[0] == "project-corpus"
+    run = subprocess.run(
+        [sys.executable, "-m", "project_corpus", *entry[1:]],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert run.returncode == 0, run.stdout + run.stderr
+
+
+# --- real pre-commit runs --------------------------------------------------------------
+
+
+def git(repo: Path, *args: str) -> None:
+    subprocess.run(["git", *args], cwd=repo, check=True, capture_output=True, env=git_env())
+
+
+def git_env() -> dict[str, str]:
+    return {
+        **os.environ,
+        "GIT_AUTHOR_NAME": "Hook Test",
+        "GIT_AUTHOR_EMAIL": "hooks@example.invalid",
+        "GIT_COMMITTER_NAME": "Hook Test",
+        "GIT_COMMITTER_EMAIL": "hooks@example.invalid",
+    }
+
+
+def candidate(root: Path, **overrides: object) -> str:
+    status = (root / STATUS).read_bytes()
+    value: dict[str, object] = {
+        "schema_version": "1",
+        "candidate_id": "c-hook-001",
+        "project_id": "orbit-cache",
+        "kind": "semantic_fact",
+        "statement": "The cache is tracked by the STATUS document.",
+        "source_refs": [
+            {
+                "source_path": STATUS,
+                "source_sha256": hashlib.sha256(status).hexdigest(),
+                "line_start": 1,
+            }
+        ],
+        "created_at": "2026-11-25T12:00:00Z",
+        "status": "candidate",
+    }
+    return json.dumps({**value, **overrides}, indent=2) + "\n"
+
+
+def make_repo(base: Path, variant: str) -> Path:
+    """A committed git repository holding a copy of fixtures/example, clean or broken."""
+    repo = base / variant
+    shutil.copytree(EXAMPLE, repo, symlinks=True)
+    shutil.rmtree(repo / ".project-corpus" / "cache", ignore_errors=True)
+    candidates = repo / ".project-corpus" / "candidates"
+    candidates.mkdir(exist_ok=True)
+    if variant == "broken-status":
+        status = repo / STATUS
+        text = status.read_text(encoding="utf-8")
+        status.write_text(re.sub(r"Lifecycle-Status: \w+", "Lifecycle-Status: RUNNING", text))
+    if variant == "broken-candidate":
+        bad = candidate(repo, kind="rumour", candidate_id="c-hook-002")
+        (candidates / "c-hook-002.json").write_text(bad, encoding="utf-8")
+    else:
+        (candidates / "c-hook-001.json").write_text(candidate(repo), encoding="utf-8")
+    git(repo, "init", "--quiet")
+    git(repo, "add", "--all")
+    git(repo, "commit", "--quiet", "--no-gpg-sign", "-m", "corpus")
+    return repo
+
+
+def try_repo(repo: Path, hook: str, home: Path) -> subprocess.CompletedProcess[str]:
+    env = {**git_env(), "PRE_COMMIT_HOME": str(home / "pre-commit"), "NO_COLOR": "1"}
+    env.pop("VIRTUAL_ENV", None)
+    return subprocess.run(
+        [sys.executable, "-m", "pre_commit", "try-repo", str(REPO), hook, "--all-files"],
+        cwd=repo,
+        env=env,
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        check=False,
+        timeout=600,
+    )
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("hook", "variant", "expected"),
+    [
+        ("project-corpus-doctor", "clean", None),
+        ("project-corpus-doctor", "broken-status", rf"{re.escape(STATUS)}:\d+: INVALID_METADATA"),
+        ("project-corpus-candidates", "clean", None),
+        (
+            "project-corpus-candidates",
+            "broken-candidate",
+            r"\.project-corpus/candidates/c-hook-002\.json:\d+: CANDIDATE_KIND",
+        ),
+    ],
+)
+def test_hook_runs_for_real(
+    tmp_path: Path, isolated_home: Path, hook: str, variant: str, expected: str | None
+) -> None:
+    repo = make_repo(tmp_path, variant)
+    run = try_repo(repo, hook, isolated_home)
+    output = run.stdout + run.stderr
+    if expected is None:
+        assert run.returncode == 0, output
+        assert re.search(r"\.{3,}Passed", output), output
+    else:
+        assert run.returncode == 1, output
+        assert re.search(r"\.{3,}Failed", output), output
+        assert re.search(expected, output, flags=re.MULTILINE), output
+        assert "Traceback" not in output
