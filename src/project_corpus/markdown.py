@@ -35,12 +35,19 @@ def split_lines(text: str) -> tuple[str, ...]:
 
 def parse_document(text: str) -> Document:
     lines = split_lines(text)
-    fences = _fences(lines)
+    # The first non-blank character of each line decides almost everything; one pass of
+    # C-level slicing here spares the per-line regular expressions below.
+    firsts = [line.lstrip()[:1] for line in lines]
+    fences = _fences(lines, [i for i, first in enumerate(firsts) if first in _FENCE_CHARS])
     code = {n for start, end in fences for n in range(start, end + 1)}
-    headings = tuple(_headings(lines, code))
+    hashes = [i for i, first in enumerate(firsts) if first == "#"]
+    headings = tuple(_headings(lines, hashes, code))
     meta = tuple(_metadata(lines, headings))
-    blocks = tuple(_blocks(lines, fences, headings, {m.line for m in meta}))
+    blocks = tuple(_blocks(lines, firsts, fences, headings, {m.line for m in meta}))
     return Document(lines, meta, headings, blocks)
+
+
+_FENCE_CHARS = frozenset("`~")
 
 
 def fenced_line_numbers(doc: Document) -> set[int]:
@@ -48,45 +55,41 @@ def fenced_line_numbers(doc: Document) -> set[int]:
     return {n for b in doc.blocks if b.kind == "code" for n in range(b.line_start, b.line_end + 1)}
 
 
-def _fences(lines: tuple[str, ...]) -> list[tuple[int, int]]:
+def _fences(lines: tuple[str, ...], candidates: list[int]) -> list[tuple[int, int]]:
     """(first, last) 1-based line numbers of each fenced code block, fences included.
 
-    An unclosed fence runs to the end of the document, as in CommonMark.
+    CANDIDATES are the 0-based indexes of lines that start with a backtick or tilde. An
+    unclosed fence runs to the end of the document, as in CommonMark.
     """
     ranges = []
     fence, opened = "", 0
-    for number, line in enumerate(lines, start=1):
-        head = line[:4]
-        if "`" not in head and "~" not in head:
-            continue
+    for index in candidates:
+        line = lines[index]
         match = FENCE_RE.match(line)
+        if not match:
+            continue
+        marker = match.group(1)
         if fence:
-            if (
-                match
-                and match.group(1)[0] == fence[0]
-                and len(match.group(1)) >= len(fence)
-                and not line.strip().strip(fence[0])
-            ):
-                ranges.append((opened, number))
+            closing = not line.strip().strip(fence[0])
+            if marker[0] == fence[0] and len(marker) >= len(fence) and closing:
+                ranges.append((opened, index + 1))
                 fence = ""
-        elif match and not (
-            match.group(1)[0] == "`" and "`" in line.strip()[len(match.group(1)) :]
-        ):
-            fence, opened = match.group(1), number
+        elif not (marker[0] == "`" and "`" in line.strip()[len(marker) :]):
+            fence, opened = marker, index + 1
     if fence:
         ranges.append((opened, len(lines)))
     return ranges
 
 
-def _headings(lines: tuple[str, ...], code: set[int]) -> list[Heading]:
+def _headings(lines: tuple[str, ...], candidates: list[int], code: set[int]) -> list[Heading]:
     result = []
-    for number, line in enumerate(lines, start=1):
-        if number in code or "#" not in line[:4]:
+    for index in candidates:
+        if index + 1 in code:
             continue
-        match = HEADING_RE.match(line)
+        match = HEADING_RE.match(lines[index])
         if match:
             hashes = match.group(1) or match.group(3)
-            result.append(Heading(len(hashes), (match.group(2) or "").strip(), number))
+            result.append(Heading(len(hashes), (match.group(2) or "").strip(), index + 1))
     return result
 
 
@@ -110,25 +113,18 @@ def _metadata(lines: tuple[str, ...], headings: tuple[Heading, ...]) -> list[Met
     return result
 
 
-def _line_kind(line: str) -> str:
-    first = line.lstrip()[:1]
-    if first == "<" and COMMENT_RE.match(line):
-        return "comment"
+_KIND_STARTS = frozenset("<|-*+0123456789")
+
+
+def _line_kind(line: str, first: str) -> str:
+    """comment, table, list or paragraph for a non-blank, non-special line."""
+    if first not in _KIND_STARTS:
+        return "paragraph"
+    if first == "<":
+        return "comment" if COMMENT_RE.match(line) else "paragraph"
     if first == "|":
         return "table"
-    if first in _LIST_STARTS and LIST_RE.match(line):
-        return "list"
-    return "paragraph"
-
-
-_LIST_STARTS = frozenset("-*+0123456789")
-
-
-def _continues(open_kind: str, kind: str, line: str) -> bool:
-    """Whether LINE (of KIND) extends the open block of OPEN_KIND."""
-    if open_kind == "list":
-        return kind == "paragraph" and line[:1] in (" ", "\t")
-    return open_kind == "paragraph" and kind == "paragraph"
+    return "list" if LIST_RE.match(line) else "paragraph"
 
 
 class _Sections:
@@ -146,6 +142,7 @@ class _Sections:
 
 def _blocks(
     lines: tuple[str, ...],
+    firsts: list[str],
     fences: list[tuple[int, int]],
     headings: tuple[Heading, ...],
     meta_lines: set[int],
@@ -156,22 +153,23 @@ def _blocks(
     sections = _Sections()
     blocks: list[Block] = []
     open_kind, open_start, open_end = "", 0, 0
-    number, total = 0, len(lines)
-    while number < total:
-        number += 1
-        line = lines[number - 1]
-        blank = not line.strip()
-        kind = "" if blank or number in special else _line_kind(line)
+    skip_to = 0
+    for number, first in enumerate(firsts, start=1):
+        if number <= skip_to:
+            continue
+        kind = "" if not first or number in special else _line_kind(lines[number - 1], first)
         if open_kind:
-            if kind and _continues(open_kind, kind, line):
+            if kind == "paragraph" and (
+                open_kind == "paragraph" or (open_kind == "list" and lines[number - 1][:1] in " \t")
+            ):
                 open_end = number
                 continue
             blocks.append(Block(open_kind, open_start, open_end, sections.path, sections.line))
             open_kind = ""
         if kind:
             open_kind, open_start, open_end = kind, number, number
-        elif not blank:
-            number = _special_block(number, heading_at, fence_end, sections, blocks)
+        elif first:
+            skip_to = _special_block(number, heading_at, fence_end, sections, blocks)
     if open_kind:
         blocks.append(Block(open_kind, open_start, open_end, sections.path, sections.line))
     return blocks
