@@ -27,6 +27,7 @@ from project_corpus.jsonio import canonical_bytes
 from project_corpus.jsonio import canonical_sha256
 from project_corpus.models import Corpus
 from project_corpus.retrieval import query_index
+from project_corpus.retrieval import search
 from project_corpus.schemas import load_schema
 from project_corpus.schemas import schema_names
 from project_corpus.snapshot import collect
@@ -218,6 +219,29 @@ def test_serialized_bytes_counts_itself_across_a_digit_boundary() -> None:
         }
         sealed = bundle_mod._seal(bundle)
         assert sealed["serialized_bytes"] == len(canonical_bytes(sealed))
+
+
+def test_sealing_a_bundle_past_the_envelope_is_bundle_limit() -> None:
+    with pytest.raises(ContextError, match="BUNDLE_LIMIT"):
+        bundle_mod._seal({"pad": "x" * 65536, "serialized_bytes": 0, "bundle_sha256": "0" * 64})
+
+
+def test_a_ranked_item_already_in_the_bundle_is_not_added_twice(make_corpus: MakeCorpus) -> None:
+    corpus = load_verified(built(make_corpus))
+    results, _ = bundle_mod.ranked_results(corpus, "latency")
+    items = [results[0].as_dict()]
+    snapshot = {results[0].item.source_path: results[0].item.source_sha256}
+    used, over_budget, over_envelope = bundle_mod.select_ranked(
+        results[:1], items, snapshot, 1000, 60000
+    )
+    assert (used, over_budget, over_envelope, len(items)) == (0, 0, 0, 1)
+
+
+def test_a_corpus_without_project_cannot_be_bundled(make_corpus: MakeCorpus) -> None:
+    root = make_corpus({".project-corpus/state/PROJECT.md": None})
+    corpus = collect(root, strict=False)
+    with pytest.raises(ContextError, match="CONTEXT_SCOPE"):
+        compile_bundle(corpus, "cache")
 
 
 def test_source_count_counts_foreign_sources_but_their_items_never_enter(
@@ -684,10 +708,13 @@ def test_property_bundle_bounds_hold_for_random_corpora(
     bundle = compile_bundle(corpus, query, max_tokens)
     assert_bundle_invariants(bundle, max_tokens)
     assert compile_bundle(corpus, query, max_tokens)["bundle_sha256"] == bundle["bundle_sha256"]
-    historical = textmod.has_historical_intent(textmod.query_stems(query))
-    if not historical:
-        assert all(i["temporal_status"] != "superseded" for i in items_of(bundle))
-    assert sum(omitted_of(bundle).values()) + len(ranked(bundle)) <= 100
+    statuses = [r.item.temporal_status for r in search(corpus, query, 100)]
+    banned: set[str] = set()
+    if not textmod.has_historical_intent(textmod.query_stems(query)):
+        banned = {"superseded", "historical"} if "current" in statuses else {"superseded"}
+    assert all(i["temporal_status"] not in banned for i in ranked(bundle))
+    assert omitted_of(bundle)["history_filter"] == sum(1 for s in statuses if s in banned)
+    assert sum(omitted_of(bundle).values()) + len(ranked(bundle)) <= len(statuses)
 
 
 @PROPERTY

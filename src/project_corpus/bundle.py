@@ -313,14 +313,20 @@ def bundle_hash(bundle: dict[str, object]) -> str:
     )
 
 
+def _length_with(bundle: dict[str, object], size: int) -> int:
+    """The canonical length of BUNDLE once `serialized_bytes` is SIZE.
+
+    The length only grows with the digit count of SIZE, so iterating from 0 reaches the
+    fixed point without oscillating.
+    """
+    bundle["serialized_bytes"] = size
+    return len(canonical_bytes(bundle))
+
+
 def _seal(bundle: dict[str, object]) -> dict[str, object]:
     """Set `serialized_bytes` to the canonical length including itself, then the hash."""
     size = 0
-    for _ in range(8):  # the digit count settles in at most three rounds
-        bundle["serialized_bytes"] = size
-        actual = len(canonical_bytes(bundle))
-        if actual == size:
-            break
+    while size != (actual := _length_with(bundle, size)):  # settles within three rounds
         size = actual
     if size > MAX_ENVELOPE_BYTES:
         raise ContextError(
