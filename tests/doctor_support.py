@@ -82,7 +82,9 @@ def valid_candidate(root: Path, **overrides: object) -> dict[str, object]:
         "project_id": "demo-project",
         "kind": "semantic_fact",
         "statement": "Catalogue reads are served with a p99 latency of 4 ms.",
-        "source_refs": [{"source_path": STATUS_PATH, "source_sha256": status.sha256, "line_start": 10}],
+        "source_refs": [
+            {"source_path": STATUS_PATH, "source_sha256": status.sha256, "line_start": 10}
+        ],
         "created_at": "2026-11-21T10:00:00Z",
         "status": "candidate",
     }
