@@ -618,10 +618,11 @@ def test_a_query_that_is_not_unicode_text_is_refused_with_a_stable_code(
     make_corpus: MakeCorpus, cli: Cli
 ) -> None:
     root = built(make_corpus)
-    with pytest.raises(ContextError, match="QUERY_EMPTY"):
+    with pytest.raises(ContextError, match="QUERY_INVALID"):
         compiled(root, "cache \udcff")
-    run = cli("context", "bundle", root, "cache \udcff")
-    assert (run.code, run.error()["error"]) == (2, "QUERY_EMPTY")
+    for command in ("bundle", "query"):
+        run = cli("context", command, root, "cache \udcff")
+        assert (run.code, run.error()["error"]) == (2, "QUERY_INVALID")
 
 
 def test_bundle_requires_a_current_index(make_corpus: MakeCorpus, cli: Cli) -> None:

@@ -19,7 +19,8 @@ from tests.conftest import Run
 
 def test_version_prints_the_package_version(cli: object) -> None:
     run: Run = cli("--version")  # type: ignore[operator]
-    assert run.code == 0 and run.out.strip() == f"project-corpus {project_corpus.__version__}"
+    assert run.code == 0
+    assert run.out.strip() == f"project-corpus {project_corpus.__version__}"
 
 
 def test_version_imports_no_heavy_module() -> None:
@@ -28,7 +29,9 @@ def test_version_imports_no_heavy_module() -> None:
         "heavy = sorted(m for m in ('yaml', 'jsonschema', 'mcp', 'snowballstemmer', 'sqlite3')"
         " if m in sys.modules)\nprint(rc, heavy)\n"
     )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    ).stdout
     assert out.strip().splitlines()[-1] == "0 []"
 
 
@@ -37,24 +40,35 @@ def test_usage_errors_are_usage_error_exit_2(cli: object) -> None:
         run: Run = cli(*args)  # type: ignore[operator]
         assert run.code == 2, args
         envelope = run.error()
-        assert envelope["error"] == "USAGE_ERROR" and envelope["ok"] is False
+        assert envelope["error"] == "USAGE_ERROR"
+        assert envelope["ok"] is False
         assert set(envelope) == {"ok", "error", "detail", "hint"}
 
 
 def test_help_exits_zero(cli: object) -> None:
     run: Run = cli("context", "--help")  # type: ignore[operator]
-    assert run.code == 0 and "build" in run.out
+    assert run.code == 0
+    assert "build" in run.out
 
 
 def test_missing_root_is_a_stable_error(cli: object, tmp_path: Path) -> None:
     run: Run = cli("context", "build", tmp_path / "missing")  # type: ignore[operator]
-    assert run.code == 2 and run.error()["error"] == "CONTEXT_ROOT"
+    assert run.code == 2
+    assert run.error()["error"] == "CONTEXT_ROOT"
 
 
-def test_nonconformant_corpus_is_refused_with_sorted_codes(make_corpus: MakeCorpus, cli: object) -> None:
+def test_nonconformant_corpus_is_refused_with_sorted_codes(
+    make_corpus: MakeCorpus, cli: object
+) -> None:
     from tests.conftest import STATUS
 
-    root = make_corpus({".project-corpus/state/STATUS.md": STATUS.replace("ACTIVE", "RUNNING").replace("## Blockers", "## Blocks")})
+    root = make_corpus(
+        {
+            ".project-corpus/state/STATUS.md": STATUS.replace("ACTIVE", "RUNNING").replace(
+                "## Blockers", "## Blocks"
+            )
+        }
+    )
     run: Run = cli("context", "build", root)  # type: ignore[operator]
     assert run.code == 2
     envelope = run.error()
@@ -65,12 +79,13 @@ def test_nonconformant_corpus_is_refused_with_sorted_codes(make_corpus: MakeCorp
 
 def test_text_format_errors_are_one_line(make_corpus: MakeCorpus, cli: object) -> None:
     run: Run = cli("context", "doctor", make_corpus(), "--format", "text", "--config", "nope.yaml")  # type: ignore[operator]
-    assert run.code == 2 and run.err.startswith("error[")
+    assert run.code == 2
+    assert run.err.startswith("error[")
 
 
-def test_internal_errors_exit_3_without_traceback_unless_debug(make_corpus: MakeCorpus,
-                                                                monkeypatch: pytest.MonkeyPatch,
-                                                                capsys: pytest.CaptureFixture[str]) -> None:
+def test_internal_errors_exit_3_without_traceback_unless_debug(
+    make_corpus: MakeCorpus, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     import project_corpus.snapshot as snapshot
 
     def broken(*_: object, **__: object) -> None:
@@ -81,7 +96,8 @@ def test_internal_errors_exit_3_without_traceback_unless_debug(make_corpus: Make
     assert main(["context", "build", str(root)]) == 3
     captured = capsys.readouterr()
     envelope = json.loads(captured.err)
-    assert envelope["error"] == "INTERNAL_ERROR" and "Traceback" not in captured.err
+    assert envelope["error"] == "INTERNAL_ERROR"
+    assert "Traceback" not in captured.err
     assert main(["--debug", "context", "build", str(root)]) == 3
     assert "Traceback" in capsys.readouterr().err
 
@@ -100,6 +116,11 @@ def test_public_api_is_importable_and_typed_names_resolve() -> None:
 
 
 def test_module_entry_point_runs(make_corpus: MakeCorpus) -> None:
-    result = subprocess.run([sys.executable, "-m", "project_corpus", "context", "build", str(make_corpus())],
-                            capture_output=True, text=True, check=False)
-    assert result.returncode == 0 and json.loads(result.stdout)["ok"] is True
+    result = subprocess.run(
+        [sys.executable, "-m", "project_corpus", "context", "build", str(make_corpus())],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert result.returncode == 0
+    assert json.loads(result.stdout)["ok"] is True

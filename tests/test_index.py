@@ -21,10 +21,14 @@ INDEX = f"{CACHE}/context.sqlite3"
 
 
 def tree(root: Path) -> dict[str, bytes]:
-    return {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
+    return {
+        str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()
+    }
 
 
-def test_build_reports_counts_and_writes_the_index_with_a_gitignore(make_corpus: MakeCorpus, cli: object) -> None:
+def test_build_reports_counts_and_writes_the_index_with_a_gitignore(
+    make_corpus: MakeCorpus, cli: object
+) -> None:
     root = make_corpus()
     run = cli("context", "build", root)  # type: ignore[operator]
     assert run.code == 0
@@ -65,7 +69,9 @@ def test_index_never_contains_source_text(example: Path, cli: object) -> None:
     assert checked > 100
 
 
-def test_rebuilding_an_unchanged_corpus_is_byte_identical(make_corpus: MakeCorpus, cli: object) -> None:
+def test_rebuilding_an_unchanged_corpus_is_byte_identical(
+    make_corpus: MakeCorpus, cli: object
+) -> None:
     root = make_corpus()
     cli("context", "build", root)  # type: ignore[operator]
     first = (root / INDEX).read_bytes()
@@ -77,28 +83,37 @@ def test_rebuilding_an_unchanged_corpus_is_byte_identical(make_corpus: MakeCorpu
 @pytest.mark.parametrize(
     "edit",
     [
-        lambda r: (r / ".project-corpus/reports/bench-old.md").write_text(report("bench-old", "2026-10-01", "Changed.")),
-        lambda r: (r / ".project-corpus/reports/added.md").write_text(report("added", "2026-11-01", "New.")),
+        lambda r: (r / ".project-corpus/reports/bench-old.md").write_text(
+            report("bench-old", "2026-10-01", "Changed.")
+        ),
+        lambda r: (r / ".project-corpus/reports/added.md").write_text(
+            report("added", "2026-11-01", "New.")
+        ),
         lambda r: (r / ".project-corpus/reports/bench-path.md").unlink(),
         lambda r: (r / ".project-corpus/state/STATUS.md").write_text(
-            (r / ".project-corpus/state/STATUS.md").read_text() + "\nMore.\n"),
+            (r / ".project-corpus/state/STATUS.md").read_text() + "\nMore.\n"
+        ),
     ],
     ids=["edit", "add", "remove", "edit-status"],
 )
-def test_any_source_change_makes_query_stale_until_rebuild(make_corpus: MakeCorpus, cli: object, edit: object) -> None:
+def test_any_source_change_makes_query_stale_until_rebuild(
+    make_corpus: MakeCorpus, cli: object, edit: object
+) -> None:
     root = make_corpus()
     assert cli("context", "build", root).code == 0  # type: ignore[operator]
     assert callable(edit)
     edit(root)
     run: Run = cli("context", "query", root, "latency")  # type: ignore[operator]
-    assert run.code == 2 and run.error()["error"] == "INDEX_STALE"
+    assert run.code == 2
+    assert run.error()["error"] == "INDEX_STALE"
     assert cli("context", "build", root).code == 0  # type: ignore[operator]
     assert cli("context", "query", root, "latency").code == 0  # type: ignore[operator]
 
 
 def test_query_without_an_index_is_index_missing(make_corpus: MakeCorpus, cli: object) -> None:
     run = cli("context", "query", make_corpus(), "latency")  # type: ignore[operator]
-    assert run.code == 2 and run.error()["error"] == "INDEX_MISSING"
+    assert run.code == 2
+    assert run.error()["error"] == "INDEX_MISSING"
 
 
 @pytest.mark.parametrize(
@@ -114,24 +129,32 @@ def test_query_without_an_index_is_index_missing(make_corpus: MakeCorpus, cli: o
         "{root}/AGENTS.md",
     ],
 )
-def test_bad_index_paths_are_refused_and_nothing_is_written(make_corpus: MakeCorpus, cli: object, index: str) -> None:
+def test_bad_index_paths_are_refused_and_nothing_is_written(
+    make_corpus: MakeCorpus, cli: object, index: str
+) -> None:
     root = make_corpus()
     before = tree(root.parent)
     run = cli("context", "build", root, "--index", index.format(root=root))  # type: ignore[operator]
-    assert run.code == 2 and run.error()["error"] == "INDEX_PATH"
+    assert run.code == 2
+    assert run.error()["error"] == "INDEX_PATH"
     assert tree(root.parent) == before
 
 
-def test_symlinked_cache_directory_is_refused(make_corpus: MakeCorpus, cli: object, tmp_path: Path) -> None:
+def test_symlinked_cache_directory_is_refused(
+    make_corpus: MakeCorpus, cli: object, tmp_path: Path
+) -> None:
     root = make_corpus()
     (tmp_path / "elsewhere").mkdir()
     os.symlink(tmp_path / "elsewhere", root / CACHE)
     run = cli("context", "build", root)  # type: ignore[operator]
-    assert run.code == 2 and run.error()["error"] == "INDEX_PATH"
+    assert run.code == 2
+    assert run.error()["error"] == "INDEX_PATH"
     assert os.listdir(tmp_path / "elsewhere") == []
 
 
-def test_symlinked_index_target_is_refused(make_corpus: MakeCorpus, cli: object, tmp_path: Path) -> None:
+def test_symlinked_index_target_is_refused(
+    make_corpus: MakeCorpus, cli: object, tmp_path: Path
+) -> None:
     root = make_corpus()
     (root / CACHE).mkdir()
     victim = tmp_path / "victim.sqlite3"
@@ -139,12 +162,14 @@ def test_symlinked_index_target_is_refused(make_corpus: MakeCorpus, cli: object,
     os.symlink(victim, root / INDEX)
     for command in (("context", "build", root), ("context", "query", root, "x")):
         run = cli(*command)  # type: ignore[operator]
-        assert run.code == 2 and run.error()["error"] == "INDEX_PATH"
+        assert run.code == 2
+        assert run.error()["error"] == "INDEX_PATH"
     assert victim.read_bytes() == b"keep me"
 
 
-def test_relative_index_is_resolved_against_the_cwd(make_corpus: MakeCorpus, cli: object,
-                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+def test_relative_index_is_resolved_against_the_cwd(
+    make_corpus: MakeCorpus, cli: object, monkeypatch: pytest.MonkeyPatch
+) -> None:
     root = make_corpus()
     monkeypatch.chdir(root / ".project-corpus")
     assert cli("context", "build", root, "--index", "cache/other.sqlite3").code == 0  # type: ignore[operator]
@@ -167,12 +192,15 @@ def test_leftover_staging_file_does_not_break_builds(make_corpus: MakeCorpus, cl
         (b"", "INDEX_CORRUPT"),
     ],
 )
-def test_garbage_index_is_corrupt(make_corpus: MakeCorpus, cli: object, content: bytes, code: str) -> None:
+def test_garbage_index_is_corrupt(
+    make_corpus: MakeCorpus, cli: object, content: bytes, code: str
+) -> None:
     root = make_corpus()
     (root / CACHE).mkdir()
     (root / INDEX).write_bytes(content)
     run = cli("context", "query", root, "latency")  # type: ignore[operator]
-    assert run.code == 2 and run.error()["error"] == code
+    assert run.code == 2
+    assert run.error()["error"] == code
 
 
 def _rewrite_meta(path: Path, key: str, value: str) -> None:
@@ -182,12 +210,15 @@ def _rewrite_meta(path: Path, key: str, value: str) -> None:
     conn.close()
 
 
-def test_index_of_another_schema_version_is_a_mismatch(make_corpus: MakeCorpus, cli: object) -> None:
+def test_index_of_another_schema_version_is_a_mismatch(
+    make_corpus: MakeCorpus, cli: object
+) -> None:
     root = make_corpus()
     cli("context", "build", root)  # type: ignore[operator]
     _rewrite_meta(root / INDEX, "index_schema_version", "0")
     run = cli("context", "query", root, "latency")  # type: ignore[operator]
-    assert run.code == 2 and run.error()["error"] == "INDEX_SCHEMA_MISMATCH"
+    assert run.code == 2
+    assert run.error()["error"] == "INDEX_SCHEMA_MISMATCH"
 
 
 def test_index_of_another_project_is_refused(make_corpus: MakeCorpus, cli: object) -> None:
@@ -195,7 +226,8 @@ def test_index_of_another_project_is_refused(make_corpus: MakeCorpus, cli: objec
     cli("context", "build", root)  # type: ignore[operator]
     _rewrite_meta(root / INDEX, "project_id", "other-project")
     run = cli("context", "query", root, "latency")  # type: ignore[operator]
-    assert run.code == 2 and run.error()["error"] == "INDEX_PROJECT_MISMATCH"
+    assert run.code == 2
+    assert run.error()["error"] == "INDEX_PROJECT_MISMATCH"
 
 
 def test_sqlite_file_without_our_tables_is_corrupt(make_corpus: MakeCorpus, cli: object) -> None:
@@ -206,7 +238,8 @@ def test_sqlite_file_without_our_tables_is_corrupt(make_corpus: MakeCorpus, cli:
     conn.commit()
     conn.close()
     run = cli("context", "query", root, "latency")  # type: ignore[operator]
-    assert run.code == 2 and run.error()["error"] == "INDEX_CORRUPT"
+    assert run.code == 2
+    assert run.error()["error"] == "INDEX_CORRUPT"
 
 
 def _build(root: str) -> int:

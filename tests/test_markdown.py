@@ -37,7 +37,9 @@ text
 
 def _source(text: str, path: str = ".project-corpus/reports/r.md") -> Source:
     doc = parse_document(text)
-    return Source(path, "0" * 64, len(text), "report", "SCOPED_REPORT", "scoped", None, "p", False, doc)
+    return Source(
+        path, "0" * 64, len(text), "report", "SCOPED_REPORT", "scoped", None, "p", False, doc
+    )
 
 
 def test_lines_split_on_newline_only_and_drop_one_carriage_return() -> None:
@@ -95,7 +97,8 @@ def test_section_path_excludes_the_title_and_nests_deeper_headings() -> None:
     blocks = parse_document(DOC).blocks
     assert blocks[-1].section == "Objective > Deeper"
     assert blocks[-1].section_line == 19
-    assert blocks[1].section == "" and blocks[1].section_line == 0
+    assert blocks[1].section == ""
+    assert blocks[1].section_line == 0
 
 
 def test_long_code_blocks_split_every_40_lines() -> None:
@@ -110,7 +113,8 @@ def test_long_paragraphs_split_at_line_boundaries_and_long_lines_are_cut() -> No
     items = source_items(_source(text))
     assert all(len(i.text) <= MAX_ITEM_CHARS for i in items)
     long_line = [i for i in items if i.text.startswith("xxx")]
-    assert len(long_line) == 1 and len(long_line[0].text) == MAX_ITEM_CHARS
+    assert len(long_line) == 1
+    assert len(long_line[0].text) == MAX_ITEM_CHARS
     covered = {n for i in items for n in range(i.line_start, i.line_end + 1)}
     assert set(range(4, 14)) <= covered
 
@@ -129,5 +133,6 @@ def test_parsing_never_crashes_and_items_stay_inside_the_document(text: str) -> 
     source = _source(text)
     for item in source_items(source):
         assert 1 <= item.line_start <= item.line_end <= source.line_count
-        assert item.text.strip() == item.text and item.text
+        assert item.text.strip() == item.text
+        assert item.text
         assert len(item.text) <= MAX_ITEM_CHARS

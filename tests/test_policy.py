@@ -34,23 +34,38 @@ def test_the_reference_policy_is_valid_and_parsed() -> None:
         (lambda p: b"\xff" + p.encode(), "POLICY_PARSE"),
         (lambda p: p + "this is = = not toml\n", "POLICY_PARSE"),
         (lambda p: p + 'extra = "x"\n', "POLICY_UNKNOWN_KEY"),
-        (lambda p: p.replace("[requirements]", "[requirements]\nsurprise = true"), "POLICY_UNKNOWN_KEY"),
-        (lambda p: p.replace('write = []', 'write = "x"'), "POLICY_SCHEMA"),
+        (
+            lambda p: p.replace("[requirements]", "[requirements]\nsurprise = true"),
+            "POLICY_UNKNOWN_KEY",
+        ),
+        (lambda p: p.replace("write = []", 'write = "x"'), "POLICY_SCHEMA"),
         (lambda p: p.replace('profile = "SAFE_EDIT"\n', ""), "POLICY_SCHEMA"),
-        (lambda p: p.replace('allow = ["corpus.context", "mcp.stdio"]',
-                             'allow = ["corpus.context", "corpus.context"]'), "POLICY_SCHEMA"),
-        (lambda p: p.replace('expected_hash = true', 'expected_hash = "yes"'), "POLICY_SCHEMA"),
+        (
+            lambda p: p.replace(
+                'allow = ["corpus.context", "mcp.stdio"]',
+                'allow = ["corpus.context", "corpus.context"]',
+            ),
+            "POLICY_SCHEMA",
+        ),
+        (lambda p: p.replace("expected_hash = true", 'expected_hash = "yes"'), "POLICY_SCHEMA"),
         (lambda p: p.replace('"2.0"', '"1.0"', 1), "POLICY_VERSION"),
-        (lambda p: p.replace('project_id = "demo-project"', 'project_id = "Bad ID"'), "POLICY_PROJECT_ID"),
+        (
+            lambda p: p.replace('project_id = "demo-project"', 'project_id = "Bad ID"'),
+            "POLICY_PROJECT_ID",
+        ),
         (lambda p: p.replace('"SAFE_EDIT"', '"ROOT"'), "POLICY_PROFILE"),
         (lambda p: p.replace('"mcp.stdio"]', '"Bad Cap!"]'), "POLICY_CAPABILITY"),
         (lambda p: p.replace('"SAFE_EDIT"', '"READ_ONLY"'), "POLICY_PROFILE_CAPABILITY"),
-        (lambda p: p.replace('read = [', 'read = ["../outside/**", '), "POLICY_SCOPE"),
-        (lambda p: p.replace('read = [', 'read = [" padded/**", '), "POLICY_SCOPE"),
-        (lambda p: p.replace('read = [', 'read = ["/abs/**", '), "POLICY_SCOPE"),
-        (lambda p: p.replace('read = [', 'read = ["c:/x", '), "POLICY_SCOPE"),
-        (lambda p: p.replace('write = []', 'write = ["notes/**"]')
-         .replace("audit_receipt = true", "audit_receipt = false"), "POLICY_WRITE_REQUIREMENTS"),
+        (lambda p: p.replace("read = [", 'read = ["../outside/**", '), "POLICY_SCOPE"),
+        (lambda p: p.replace("read = [", 'read = [" padded/**", '), "POLICY_SCOPE"),
+        (lambda p: p.replace("read = [", 'read = ["/abs/**", '), "POLICY_SCOPE"),
+        (lambda p: p.replace("read = [", 'read = ["c:/x", '), "POLICY_SCOPE"),
+        (
+            lambda p: p.replace("write = []", 'write = ["notes/**"]').replace(
+                "audit_receipt = true", "audit_receipt = false"
+            ),
+            "POLICY_WRITE_REQUIREMENTS",
+        ),
     ],
 )
 def test_each_policy_defect_has_its_code(change: object, code: str) -> None:
@@ -83,5 +98,7 @@ def test_other_scopes_are_case_sensitive_fnmatch_with_star_crossing_slashes() ->
 
 @given(st.text(alphabet="ab/.*?[]-", max_size=12), st.text(alphabet="ab/.-", max_size=16))
 def test_scope_matching_agrees_with_the_reference_rule(scope: str, path: str) -> None:
-    expected = path.startswith(scope[:-2]) if scope.endswith("/**") else fnmatch.fnmatchcase(path, scope)
+    expected = (
+        path.startswith(scope[:-2]) if scope.endswith("/**") else fnmatch.fnmatchcase(path, scope)
+    )
     assert in_scope(path, [scope]) == expected

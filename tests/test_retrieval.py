@@ -40,7 +40,8 @@ def test_status_is_top_for_a_russian_question_about_the_current_state(example: P
 def test_superseded_report_still_appears_marked_superseded(example: Path) -> None:
     results = search(collect(example), "eviction benchmark", 100)
     superseded = [r for r in results if r.item.source_path.endswith("eviction-bench-v1.md")]
-    assert superseded and all(r.item.temporal_status == "superseded" for r in superseded)
+    assert superseded
+    assert all(r.item.temporal_status == "superseded" for r in superseded)
 
 
 def test_policy_denied_file_never_appears(example: Path, cli: object) -> None:
@@ -49,7 +50,8 @@ def test_policy_denied_file_never_appears(example: Path, cli: object) -> None:
     assert run.code == 0
     doc = run.json()
     assert isinstance(doc, dict)
-    assert "ZEBRAFISH" not in str(doc["results"]) and "private-notes" not in str(doc["results"])
+    assert "ZEBRAFISH" not in str(doc["results"])
+    assert "private-notes" not in str(doc["results"])
 
 
 def test_score_is_the_sum_of_the_documented_parts(make_corpus: MakeCorpus) -> None:
@@ -58,7 +60,10 @@ def test_score_is_the_sum_of_the_documented_parts(make_corpus: MakeCorpus) -> No
     result = next(r for r in search(corpus, query) if r.item.text.startswith("Hit ratio"))
     n = len(corpus.items)
     terms = set(query_stems(query))
-    df = {t: sum(1 for i in corpus.items if t in set(stems(i.text)) | set(stems(i.section))) for t in terms}
+    df = {
+        t: sum(1 for i in corpus.items if t in set(stems(i.text)) | set(stems(i.section)))
+        for t in terms
+    }
     idf = {t: math.log(1 + (n - df[t] + 0.5) / (df[t] + 0.5)) for t in terms}
     lexical = math.floor(200 * sum(idf.values()) / sum(idf.values()))
     stamps = sorted({s.timestamp for s in corpus.sources if s.timestamp})
@@ -78,7 +83,9 @@ def test_score_is_the_sum_of_the_documented_parts(make_corpus: MakeCorpus) -> No
 
 def test_partial_matches_score_by_idf_share(make_corpus: MakeCorpus) -> None:
     corpus = collect(make_corpus())
-    full = next(r for r in search(corpus, "weekly xylophone") if r.item.text.startswith("Hit ratio"))
+    full = next(
+        r for r in search(corpus, "weekly xylophone") if r.item.text.startswith("Hit ratio")
+    )
     assert full.reasons[0] == "lexical_terms:week"
     assert "exact_phrase" not in full.reasons
 
@@ -90,14 +97,20 @@ def test_historical_intent_lifts_old_sources(make_corpus: MakeCorpus) -> None:
     new, prev = R + "bench-new.md", R + "bench-old.md"
     assert plain[new] > plain[prev]
     assert old[prev] - old[new] == plain[prev] - plain[new] + 70
-    reasons = next(r.reasons for r in search(collect(root), "previous latency") if r.item.source_path == R + "bench-old.md")
-    assert "historical_query_intent" in reasons and "temporal:superseded" in reasons
+    reasons = next(
+        r.reasons
+        for r in search(collect(root), "previous latency")
+        if r.item.source_path == R + "bench-old.md"
+    )
+    assert "historical_query_intent" in reasons
+    assert "temporal:superseded" in reasons
 
 
 def test_role_bonus_applies_to_status_for_state_words(make_corpus: MakeCorpus) -> None:
     results = search(collect(make_corpus()), "current blockers")
     status = [r for r in results if r.item.source_path == STATUS]
-    assert status and all("canonical_current_state_role" in r.reasons for r in status)
+    assert status
+    assert all("canonical_current_state_role" in r.reasons for r in status)
 
 
 def test_role_bonus_applies_to_project_for_identity_words(make_corpus: MakeCorpus) -> None:
@@ -112,18 +125,21 @@ def test_items_without_a_hit_are_not_results(make_corpus: MakeCorpus) -> None:
 
 def test_exact_and_near_duplicates_are_dropped(make_corpus: MakeCorpus) -> None:
     text = "The warm cache keeps catalogue pages resident for ten minutes."
-    root = make_corpus({
-        ".project-corpus/history/2026-02.md": f"# A\nDate: 2026-02-01\n\n## N\n{text}\n",
-        ".project-corpus/history/2026-03.md": f"# B\nDate: 2026-03-01\n\n## N\n{text.upper()}\n",
-        ".project-corpus/history/2026-04.md": f"# C\nDate: 2026-04-01\n\n## N\n{text} Really.\n",
-    })
+    root = make_corpus(
+        {
+            ".project-corpus/history/2026-02.md": f"# A\nDate: 2026-02-01\n\n## N\n{text}\n",
+            ".project-corpus/history/2026-03.md": f"# B\nDate: 2026-03-01\n\n## N\n{text.upper()}\n",
+            ".project-corpus/history/2026-04.md": f"# C\nDate: 2026-04-01\n\n## N\n{text} Really.\n",
+        }
+    )
     texts = [t for _, t, _ in top(root, "warm cache catalogue pages resident")]
     assert sum(1 for t in texts if "resident" in t.lower()) == 1
 
 
 def test_foreign_items_are_never_results(make_corpus: MakeCorpus) -> None:
     alien = report("alien", "2026-11-01", "Alien latency of 1 ms.").replace(
-        "Project-ID: demo-project", "Project-ID: other-project")
+        "Project-ID: demo-project", "Project-ID: other-project"
+    )
     root = make_corpus({R + "alien.md": alien})
     assert all(p != R + "alien.md" for p, _, _ in top(root, "alien latency", 100))
 
@@ -138,36 +154,54 @@ def test_order_is_score_then_path_then_line(make_corpus: MakeCorpus) -> None:
 def test_bad_limits_are_query_limit(make_corpus: MakeCorpus, cli: object, limit: str) -> None:
     root = make_corpus()
     run: Run = cli("context", "query", root, "latency", "--limit", limit)  # type: ignore[operator]
-    assert run.code == 2 and run.error()["error"] == "QUERY_LIMIT"
+    assert run.code == 2
+    assert run.error()["error"] == "QUERY_LIMIT"
 
 
 @pytest.mark.parametrize("query", ["", "   ", "?!...", "___"])
-def test_queries_without_word_characters_are_query_empty(make_corpus: MakeCorpus, cli: object, query: str) -> None:
+def test_queries_without_word_characters_are_query_empty(
+    make_corpus: MakeCorpus, cli: object, query: str
+) -> None:
     run: Run = cli("context", "query", make_corpus(), query)  # type: ignore[operator]
-    assert run.code == 2 and run.error()["error"] == "QUERY_EMPTY"
+    assert run.code == 2
+    assert run.error()["error"] == "QUERY_EMPTY"
 
 
-def test_limit_caps_results_and_output_is_deterministic(make_corpus: MakeCorpus, cli: object) -> None:
+def test_limit_caps_results_and_output_is_deterministic(
+    make_corpus: MakeCorpus, cli: object
+) -> None:
     root = make_corpus()
     cli("context", "build", root)  # type: ignore[operator]
     first = cli("context", "query", root, "benchmark latency", "--limit", "3")  # type: ignore[operator]
     second = cli("context", "query", root, "benchmark latency", "--limit", "3")  # type: ignore[operator]
-    assert first.code == 0 and first.out == second.out
+    assert first.code == 0
+    assert first.out == second.out
     doc = first.json()
-    assert isinstance(doc, dict) and len(doc["results"]) == 3
-    assert doc["non_authoritative"] is True and doc["schema_version"] == "1"
-    assert all(r["freshness_requirement"] == "READ_PRIMARY_SOURCE_BEFORE_AUTHORITY_CLAIM" for r in doc["results"])
+    assert isinstance(doc, dict)
+    assert len(doc["results"]) == 3
+    assert doc["non_authoritative"] is True
+    assert doc["schema_version"] == "1"
+    assert all(
+        r["freshness_requirement"] == "READ_PRIMARY_SOURCE_BEFORE_AUTHORITY_CLAIM"
+        for r in doc["results"]
+    )
 
 
 def test_library_rejects_bad_arguments_with_codes(make_corpus: MakeCorpus) -> None:
     corpus = collect(make_corpus())
-    for query, limit, code in (("", 5, "QUERY_EMPTY"), ("x", 0, "QUERY_LIMIT"), ("x", True, "QUERY_LIMIT")):
+    for query, limit, code in (
+        ("", 5, "QUERY_EMPTY"),
+        ("x", 0, "QUERY_LIMIT"),
+        ("x", True, "QUERY_LIMIT"),
+    ):
         with pytest.raises(ContextError) as info:
             search(corpus, query, limit)
         assert info.value.code == code
 
 
-LETTERS = st.sampled_from(list("abcdefghijklmnopqrstuvwxyzабвгдеёжзийклмнопрстуфхцчшщъыьэюя0123456789"))
+LETTERS = st.sampled_from(
+    list("abcdefghijklmnopqrstuvwxyzабвгдеёжзийклмнопрстуфхцчшщъыьэюя0123456789")
+)
 
 
 @settings(max_examples=2000, deadline=None)
@@ -178,10 +212,17 @@ def test_every_token_starts_with_the_stem_prefix_of_its_stem(token: str) -> None
 
 
 @settings(max_examples=30, deadline=None)
-@given(st.lists(st.text(alphabet=st.sampled_from(list("abc кот")), min_size=1, max_size=30), min_size=1, max_size=6),
-       st.text(alphabet=st.sampled_from(list("abc кот")), min_size=1, max_size=12))
-def test_ranking_is_deterministic_and_well_formed(tmp_path_factory: pytest.TempPathFactory,
-                                                   paragraphs: list[str], query: str) -> None:
+@given(
+    st.lists(
+        st.text(alphabet=st.sampled_from(list("abc кот")), min_size=1, max_size=30),
+        min_size=1,
+        max_size=6,
+    ),
+    st.text(alphabet=st.sampled_from(list("abc кот")), min_size=1, max_size=12),
+)
+def test_ranking_is_deterministic_and_well_formed(
+    tmp_path_factory: pytest.TempPathFactory, paragraphs: list[str], query: str
+) -> None:
     from tests.conftest import BASE_FILES
     from tests.conftest import write_files
 
@@ -189,13 +230,15 @@ def test_ranking_is_deterministic_and_well_formed(tmp_path_factory: pytest.TempP
     for folder in ("tasks", "reports", "history"):
         (root / ".project-corpus" / folder).mkdir(parents=True)
     body = "\n\n".join(paragraphs)
-    write_files(root, {**BASE_FILES, ".project-corpus/history/2026-05.md": f"# H\n\n## S\n{body}\n"})
+    write_files(
+        root, {**BASE_FILES, ".project-corpus/history/2026-05.md": f"# H\n\n## S\n{body}\n"}
+    )
     corpus = collect(root)
-    try:
-        first = search(corpus, query, 100)
-    except ContextError as exc:
-        assert exc.code == "QUERY_EMPTY"
+    if not any(ch.isalnum() for ch in query):
+        with pytest.raises(ContextError, match="QUERY_EMPTY"):
+            search(corpus, query, 100)
         return
+    first = search(corpus, query, 100)
     again = search(collect(root), query, 100)
     assert [r.as_dict() for r in first] == [r.as_dict() for r in again]
     assert len({r.item.item_id for r in first}) == len(first)

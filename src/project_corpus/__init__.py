@@ -24,7 +24,19 @@ _API = {
     "validate_candidate": "project_corpus.candidate",
 }
 
-__all__ = ["__version__", *sorted(_API)]
+__all__ = [
+    "ContextError",
+    "__version__",
+    "build_index",
+    "collect",
+    "compile_bundle",
+    "evaluate_dataset",
+    "make_receipt",
+    "memory_doctor",
+    "open_index",
+    "query_index",
+    "validate_candidate",
+]
 
 if TYPE_CHECKING:
     from project_corpus.bundle import compile_bundle

@@ -336,20 +336,12 @@ def _seal(bundle: dict[str, object]) -> dict[str, object]:
     return bundle
 
 
-def check_text_query(query: str) -> None:
-    """QUERY_EMPTY unless QUERY has a word character and is valid Unicode text (a lone
-    surrogate, e.g. from undecodable command-line bytes, cannot be stored in UTF-8 JSON)."""
-    check_query(query)
-    if any(unicodedata.category(ch) == "Cs" for ch in query):
-        raise ContextError("QUERY_EMPTY", "the query is not valid Unicode text (lone surrogate)")
-
-
 def compile_bundle(
     corpus: Corpus, query: str, max_tokens: int = DEFAULT_TOKENS
 ) -> dict[str, object]:
     """The Context Bundle v1 for QUERY over a verified CORPUS (SPEC §6)."""
     max_tokens = check_budget(max_tokens)
-    check_text_query(query)
+    check_query(query)
     specs = mandatory_sources(corpus)
     allowance = max(1, (max_tokens - SUMMARY_RESERVE) // len(specs))
     entries = [mandatory_entry(spec, source, allowance) for spec, source in specs]

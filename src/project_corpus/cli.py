@@ -10,12 +10,16 @@ from __future__ import annotations
 
 import sys
 import traceback
+from collections.abc import Callable
 from collections.abc import Sequence
+from typing import TypeVar
 
 import click
 
 from project_corpus import __version__
 from project_corpus.errors import ContextError
+
+Command = TypeVar("Command", bound=Callable[..., object])
 
 ISSUES_URL = "https://github.com/project-corpus/project-corpus/issues"
 FORMATS = ("json", "text", "sarif", "github")
@@ -25,7 +29,7 @@ def _emit(text: str) -> None:
     click.echo(text, nl=False)
 
 
-def _root_arg() -> click.Argument:
+def _root_arg() -> Callable[[Command], Command]:
     return click.argument("root", type=click.Path(file_okay=False, path_type=str))
 
 
@@ -134,7 +138,7 @@ def receipt(root: str, bundle_file: str, consumer: str, items: tuple[str, ...]) 
     return 0
 
 
-def _fail_on_option() -> click.Option:
+def _fail_on_option() -> Callable[[Command], Command]:
     return click.option(
         "--fail-on",
         "fail_on",

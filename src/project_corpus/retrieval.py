@@ -113,19 +113,32 @@ def analyse(corpus: Corpus) -> Analysis:
     return analysis
 
 
-def check_query(query: str) -> list[str]:
-    """The query's stems; QUERY_EMPTY when it has no word character."""
-    if not isinstance(query, str) or not textmod.raw_tokens(query):
+def check_query(query: object) -> list[str]:
+    """The query's stems: QUERY_INVALID for text that cannot be written as UTF-8 (a lone
+    surrogate from undecodable command-line bytes), QUERY_EMPTY without a word character."""
+    if not isinstance(query, str):
+        raise ContextError("QUERY_EMPTY", "the query must be text")
+    try:
+        query.encode("utf-8")
+    except UnicodeEncodeError:
+        raise ContextError("QUERY_INVALID", "the query is not valid Unicode text") from None
+    if not textmod.raw_tokens(query):
         raise ContextError("QUERY_EMPTY", "the query needs at least one letter or digit")
     return textmod.query_stems(query)
 
 
+def parse_int(value: object) -> int | None:
+    """An int (not a bool) or a string of ASCII digits, else None."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    if isinstance(value, str) and value.strip().isascii() and value.strip().isdigit():
+        return int(value.strip())
+    return None
+
+
 def check_limit(limit: object) -> int:
-    try:
-        value = int(str(limit).strip()) if not isinstance(limit, bool) else -1
-    except ValueError:
-        value = -1
-    if not 1 <= value <= MAX_LIMIT:
+    value = parse_int(limit)
+    if value is None or not 1 <= value <= MAX_LIMIT:
         raise ContextError(
             "QUERY_LIMIT", f"--limit must be an integer from 1 to {MAX_LIMIT}, got {limit!r}"
         )
