@@ -103,6 +103,9 @@ BAD_VALUES: list[tuple[str, object]] = [
     ("expected_snapshot_digest", "ABC"),
     ("expected_snapshot_digest", "A" * 64),
     ("expected_top_k_paths", ["a"] * 257),
+    ("query", "next action \ud800"),
+    ("must_contain", ["\udc00"]),
+    ("expected_source_temporal", {"a\ud800": "current"}),
 ]
 
 
@@ -122,9 +125,19 @@ def test_wrong_value_names_the_case_and_the_key(key: str, value: object) -> None
 def test_the_shipped_schema_rejects_the_same_values(key: str, value: object) -> None:
     if (key, value) == ("query", "?!"):
         pytest.skip("a letter-or-digit check needs Unicode classes JSON Schema patterns lack")
+    if not _is_unicode(value):
+        pytest.skip("JSON Schema has no notion of lone surrogates")
     if isinstance(value, float):
         pytest.skip("JSON Schema counts 1200.0 as an integer; the tool is stricter")
     assert not _validator().is_valid(_one(**{key: value}))
+
+
+def _is_unicode(value: object) -> bool:
+    try:
+        json.dumps(value, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def test_unknown_and_missing_keys() -> None:
@@ -169,6 +182,12 @@ def test_many_problems_are_summarised() -> None:
     assert detail.count("cases[") == 20
 
 
+def test_lone_surrogates_never_reach_the_detail_unescaped() -> None:
+    detail = _schema_error({"schema_version": "1", "cases": [{"query": "a", "b\udc00": 1}]})
+    assert detail == 'cases[0]: unknown key "b\\udc00"'
+    detail.encode("utf-8")
+
+
 def test_long_values_are_shortened_in_details() -> None:
     detail = _schema_error(_one(expected_project_id="x" * 5000))
     assert len(detail) < 200
@@ -203,7 +222,7 @@ _SCALARS = st.one_of(
     st.integers(-5, 25000),
     st.floats(allow_nan=False, allow_infinity=False),
     st.text(max_size=12),
-    st.sampled_from(["current", "HISTORY", STATUS, "exact next action", "0" * 64]),
+    st.sampled_from(["current", "HISTORY", STATUS, "exact next action", "0" * 64, "x\ud800"]),
 )
 _JSON = st.recursive(
     _SCALARS,

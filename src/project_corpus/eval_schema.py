@@ -69,14 +69,25 @@ def _int_range(low: int, high: int) -> Checker:
     return check
 
 
+def _is_text(value: object) -> bool:
+    """A string of at most MAX_TEXT characters that is valid Unicode (no lone surrogate)."""
+    if not isinstance(value, str) or len(value) > MAX_TEXT:
+        return False
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
 def _text(value: object) -> tuple[object, str | None]:
-    if isinstance(value, str) and value.strip() and len(value) <= MAX_TEXT:
+    if _is_text(value) and str(value).strip():
         return value, None
     return None, f"a non-blank string of at most {MAX_TEXT} characters"
 
 
 def _query(value: object) -> tuple[object, str | None]:
-    if isinstance(value, str) and len(value) <= MAX_TEXT and textmod.raw_tokens(value):
+    if _is_text(value) and textmod.raw_tokens(str(value)):
         return value, None
     return None, f"a string with a letter or digit, at most {MAX_TEXT} characters"
 
@@ -154,7 +165,8 @@ def _show(value: object) -> str:
     if isinstance(value, list):
         return f"an array of {len(value)}"
     shown = json.dumps(value, ensure_ascii=False)
-    return shown if len(shown) <= 60 else shown[:57] + "..."
+    shown = shown if len(shown) <= 60 else shown[:57] + "..."
+    return shown.encode("utf-8", "backslashreplace").decode("utf-8")
 
 
 def _label(index: int, case: dict[str, object]) -> str:
