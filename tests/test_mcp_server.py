@@ -14,6 +14,7 @@ import json
 import os
 import subprocess
 import sys
+import threading
 from collections.abc import Awaitable
 from collections.abc import Callable
 from pathlib import Path
@@ -446,13 +447,32 @@ def _raw_session(root: Path, grant: Path, allow: tuple[str, ...]) -> tuple[list[
             "params": {"name": "corpus.context_query", "arguments": {"query": "eviction"}},
         },
     ]
-    stdin = "".join(json.dumps(m) + "\n" for m in messages)
     argv = [sys.executable, "-m", "project_corpus", *mcp_args(root, grant, allow)]
-    proc = subprocess.run(
-        argv, input=stdin, capture_output=True, text=True, check=False, env=child_env(), timeout=60
+    proc = subprocess.Popen(
+        argv,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=child_env(),
     )
-    assert proc.returncode == 0, proc.stderr
-    return [json.loads(line) for line in proc.stdout.splitlines()], proc.stderr
+    assert proc.stdin is not None
+    assert proc.stdout is not None
+    watchdog = threading.Timer(60, proc.kill)
+    watchdog.start()
+    replies: list[dict[str, Any]] = []
+    try:
+        for message in messages:
+            proc.stdin.write(json.dumps(message) + "\n")
+            proc.stdin.flush()
+            while "id" in message and (not replies or replies[-1].get("id") != message["id"]):
+                replies.append(json.loads(proc.stdout.readline()))  # await the answer
+        rest, stderr = proc.communicate()  # closes stdin: the server exits
+        replies.extend(json.loads(line) for line in rest.splitlines())
+    finally:
+        watchdog.cancel()
+    assert proc.returncode == 0, stderr
+    return replies, stderr
 
 
 @pytest.mark.slow
