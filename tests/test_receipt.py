@@ -16,12 +16,12 @@ from hypothesis import strategies as st
 
 from project_corpus.bundle import BUNDLE_TYPES
 from project_corpus.bundle import bundle_hash
-from project_corpus.bundle import make_receipt
-from project_corpus.bundle import verify_bundle
 from project_corpus.errors import ContextError
 from project_corpus.index import build_index
 from project_corpus.index import load_verified
 from project_corpus.jsonio import canonical_bytes
+from project_corpus.receipt import make_receipt
+from project_corpus.receipt import verify_bundle
 from project_corpus.schemas import load_schema
 from project_corpus.snapshot import collect
 from tests.conftest import MakeCorpus

@@ -18,7 +18,7 @@ _API = {
     "open_index": "project_corpus.index",
     "query_index": "project_corpus.retrieval",
     "compile_bundle": "project_corpus.bundle",
-    "make_receipt": "project_corpus.bundle",
+    "make_receipt": "project_corpus.receipt",
     "memory_doctor": "project_corpus.doctor",
     "evaluate_dataset": "project_corpus.evaluate",
     "validate_candidate": "project_corpus.candidate",
@@ -40,13 +40,13 @@ __all__ = [
 
 if TYPE_CHECKING:
     from project_corpus.bundle import compile_bundle
-    from project_corpus.bundle import make_receipt
     from project_corpus.candidate import validate_candidate
     from project_corpus.doctor import memory_doctor
     from project_corpus.errors import ContextError
     from project_corpus.evaluate import evaluate_dataset
     from project_corpus.index import build_index
     from project_corpus.index import open_index
+    from project_corpus.receipt import make_receipt
     from project_corpus.retrieval import query_index
     from project_corpus.snapshot import collect
 

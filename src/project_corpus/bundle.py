@@ -1,17 +1,14 @@
-"""Context Bundle v1 and Receipt v1 (SPEC §6).
+"""Context Bundle v1 (SPEC §6): `compile_bundle`.
 
 A bundle is a token-budgeted, hash-stamped set of pointers into the scoped sources for one
 query: bounded structural summaries of PROJECT, STATUS and the active Task first, then the
-ranked items that fit. A receipt records that a bundle was delivered to a consumer; it does
-not prove that the context was used. The design decisions are written down in
-`docs/bundle.md`.
+ranked items that fit. Receipts are in `receipt.py`. The design decisions are written down
+in `docs/bundle.md`.
 """
 
 from __future__ import annotations
 
 import re
-import unicodedata
-from collections import Counter
 from typing import NamedTuple
 
 from project_corpus import text as textmod
@@ -38,6 +35,22 @@ from project_corpus.retrieval import search
 from project_corpus.timeparse import utc_now
 
 SCHEMA_VERSION = "1"
+BUNDLE_TYPES: dict[str, type] = {
+    "schema_version": str,
+    "project_id": str,
+    "query": str,
+    "created_at": str,
+    "index_schema_version": str,
+    "source_snapshot_digest": str,
+    "source_count": int,
+    "selected_source_snapshot": dict,
+    "mandatory_reads": list,
+    "budget": dict,
+    "items": list,
+    "serialized_bytes": int,
+    "non_authoritative": bool,
+    "bundle_sha256": str,
+}
 MIN_TOKENS = 80
 MAX_TOKENS = 20_000
 DEFAULT_TOKENS = 1200
@@ -47,7 +60,6 @@ RETRIEVAL_LIMIT = 100
 SUMMARY_RESERVE = 8
 MANDATORY_SCORE = 10_000
 ESTIMATOR = "utf8_excerpt_bytes_div_4_ceil"
-MAX_CONSUMER_CHARS = 128
 SUMMARY_SEPARATOR = " | "
 EMPTY_SECTION = "(empty)"
 MISSING_SECTION = "(missing)"
@@ -81,22 +93,6 @@ STATUS_SUMMARY = Mandatory(
 TASK_SUMMARY = Mandatory("task", ("Task-ID", "Task-Status", "Created-At"), TASK_SECTIONS)
 
 # Top-level keys of a bundle and their JSON types (a receipt refuses anything else).
-BUNDLE_TYPES: dict[str, type] = {
-    "schema_version": str,
-    "project_id": str,
-    "query": str,
-    "created_at": str,
-    "index_schema_version": str,
-    "source_snapshot_digest": str,
-    "source_count": int,
-    "selected_source_snapshot": dict,
-    "mandatory_reads": list,
-    "budget": dict,
-    "items": list,
-    "serialized_bytes": int,
-    "non_authoritative": bool,
-    "bundle_sha256": str,
-}
 
 
 # --- budget and text measures ---------------------------------------------------------------
@@ -364,107 +360,3 @@ def compile_bundle(
         max_tokens, mandatory_tokens + used, over_budget, over_envelope, filtered
     )
     return _seal(bundle)
-
-
-# --- receipts ---------------------------------------------------------------------------------
-
-
-def _shape_problem(bundle: object) -> str | None:
-    """Why BUNDLE is not shaped like a Context Bundle v1 (None when it is)."""
-    if not isinstance(bundle, dict):
-        return "the bundle is not a JSON object"
-    keys = {str(key) for key in bundle}
-    if keys != set(BUNDLE_TYPES):
-        odd = sorted(keys.symmetric_difference(BUNDLE_TYPES))
-        return f"the bundle's keys differ from Context Bundle v1: {', '.join(odd)}"[:300]
-    for key, kind in BUNDLE_TYPES.items():
-        value = bundle[key]
-        if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
-            return f"{key} is not a JSON {kind.__name__}"
-    if bundle["schema_version"] != SCHEMA_VERSION or bundle["non_authoritative"] is not True:
-        return 'schema_version must be "1" and non_authoritative true'
-    if not all(
-        isinstance(item, dict) and isinstance(item.get("item_id"), str) for item in bundle["items"]
-    ):
-        return "every item must be an object with a string item_id"
-    return None
-
-
-def verify_bundle(bundle: object) -> dict[str, object]:
-    """BUNDLE after checking its shape and hash (BUNDLE_HASH) and its size (BUNDLE_SIZE)."""
-    problem = _shape_problem(bundle)
-    if problem is not None:
-        raise ContextError("BUNDLE_HASH", f"malformed bundle: {problem}")
-    assert isinstance(bundle, dict)
-    try:
-        actual_hash = bundle_hash(bundle)
-        size = len(canonical_bytes(bundle))
-    except (TypeError, ValueError, RecursionError) as exc:
-        raise ContextError("BUNDLE_HASH", f"malformed bundle: {type(exc).__name__}") from None
-    if actual_hash != bundle["bundle_sha256"]:
-        raise ContextError(
-            "BUNDLE_HASH",
-            "bundle_sha256 does not match the bundle's content",
-            hint="the bundle was changed after it was compiled; compile it again",
-        )
-    if bundle["serialized_bytes"] != size or size > MAX_ENVELOPE_BYTES:
-        raise ContextError(
-            "BUNDLE_SIZE",
-            f"serialized_bytes {bundle['serialized_bytes']} but the canonical"
-            f" bundle has {size} bytes (bound {MAX_ENVELOPE_BYTES})",
-        )
-    return bundle
-
-
-def check_consumer(consumer: object) -> str:
-    """A consumer ID: 1..128 characters, not blank, no control characters."""
-    if (
-        not isinstance(consumer, str)
-        or not 1 <= len(consumer) <= MAX_CONSUMER_CHARS
-        or not consumer.strip()
-        or any(unicodedata.category(ch) in ("Cc", "Cs") for ch in consumer)
-    ):
-        raise ContextError(
-            "CONSUMER_INVALID",
-            f"the consumer ID must be 1 to {MAX_CONSUMER_CHARS} characters,"
-            " not blank, without control characters",
-        )
-    return consumer
-
-
-def delivered_ids(bundle: dict[str, object], requested: object) -> list[str]:
-    """The delivered item IDs: REQUESTED (unique IDs of BUNDLE's items) or all, in bundle order."""
-    items = bundle["items"]
-    assert isinstance(items, list)
-    known = [str(item["item_id"]) for item in items]
-    chosen = known if requested is None else requested
-    if not isinstance(chosen, list) or not chosen or not all(isinstance(i, str) for i in chosen):
-        raise ContextError(
-            "RECEIPT_ITEMS", "delivered item IDs must be a non-empty list of strings"
-        )
-    repeated = sorted(i for i, n in Counter(chosen).items() if n > 1)
-    if repeated:
-        raise ContextError("RECEIPT_ITEMS", f"duplicate item IDs: {', '.join(repeated)}"[:300])
-    unknown = sorted(set(chosen) - set(known))
-    if unknown:
-        raise ContextError("RECEIPT_ITEMS", f"not items of this bundle: {', '.join(unknown)}"[:300])
-    return list(chosen)
-
-
-def make_receipt(
-    bundle: object, consumer: object, delivered_item_ids: list[str] | None = None
-) -> dict[str, object]:
-    """A Receipt v1: BUNDLE (verified) was delivered to CONSUMER (SPEC §6)."""
-    checked = verify_bundle(bundle)
-    consumer_id = check_consumer(consumer)
-    ids = delivered_ids(checked, delivered_item_ids)
-    return {
-        "schema_version": SCHEMA_VERSION,
-        "project_id": checked["project_id"],
-        "bundle_sha256": checked["bundle_sha256"],
-        "delivered_item_ids": ids,
-        "consumer": consumer_id,
-        "created_at": utc_now(),
-        "source_snapshot_digest": checked["source_snapshot_digest"],
-        "non_authoritative": True,
-    }

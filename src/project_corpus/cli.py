@@ -129,9 +129,9 @@ def bundle(root: str, query: str, index: str | None, max_tokens: str) -> int:
 def receipt(root: str, bundle_file: str, consumer: str, items: tuple[str, ...]) -> int:
     """Make a Receipt v1 recording that a bundle was delivered."""
     from project_corpus import fs
-    from project_corpus.bundle import make_receipt
     from project_corpus.jsonio import load_json_input
     from project_corpus.jsonio import pretty
+    from project_corpus.receipt import make_receipt
 
     _, data = load_json_input(fs.resolve_root(root), bundle_file)
     _emit(pretty(make_receipt(data, consumer, list(items) or None)))
