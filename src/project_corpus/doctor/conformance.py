@@ -179,7 +179,7 @@ def project_absolute_root(view: DoctorView) -> Iterator[Issue]:
     """PROJECT pins an absolute machine path as the project root.
 
     ## Why it matters
-    A line such as `Project-Root: /home/alice/work` is wrong on every other machine and
+    A line such as `Project-Root:` with an absolute path is wrong on every other machine and
     leaks a local path to every agent.
 
     ## Fix
