@@ -152,46 +152,71 @@ def make_repo(base: Path, variant: str) -> Path:
     return repo
 
 
-def try_repo(repo: Path, hook: str, home: Path) -> subprocess.CompletedProcess[str]:
-    env = {**git_env(), "PRE_COMMIT_HOME": str(home / "pre-commit"), "NO_COLOR": "1"}
+@pytest.fixture(scope="session")
+def pip_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One pip cache for every hook environment of the session (each test has its own HOME)."""
+    return tmp_path_factory.mktemp("pip-cache")
+
+
+def try_repo(
+    repo: Path, hook: str | None, home: Path, cache: Path
+) -> subprocess.CompletedProcess[str]:
+    """`pre-commit try-repo <this repository> [HOOK] --all-files` inside REPO."""
+    env = {
+        **git_env(),
+        "PRE_COMMIT_HOME": str(home / "pre-commit"),
+        "PIP_CACHE_DIR": str(cache),
+        "NO_COLOR": "1",
+    }
     env.pop("VIRTUAL_ENV", None)
+    args = ["try-repo", str(REPO), *([hook] if hook else []), "--all-files", "--color", "never"]
     return subprocess.run(
-        [sys.executable, "-m", "pre_commit", "try-repo", str(REPO), hook, "--all-files"],
+        [sys.executable, "-m", "pre_commit", *args],
         cwd=repo,
         env=env,
         capture_output=True,
         text=True,
         encoding="utf-8",
         check=False,
-        timeout=600,
+        timeout=900,
     )
+
+
+@pytest.mark.slow
+def test_every_hook_passes_on_a_clean_corpus(
+    tmp_path: Path, isolated_home: Path, pip_cache: Path
+) -> None:
+    run = try_repo(make_repo(tmp_path, "clean"), None, isolated_home, pip_cache)
+    output = run.stdout + run.stderr
+    assert run.returncode == 0, output
+    for hook in HOOKS.values():
+        assert re.search(rf"^{re.escape(hook['name'])}\.+Passed$", output, re.MULTILINE), output
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize(
     ("hook", "variant", "expected"),
     [
-        ("project-corpus-doctor", "clean", None),
-        ("project-corpus-doctor", "broken-status", rf"{re.escape(STATUS)}:\d+: INVALID_METADATA"),
-        ("project-corpus-candidates", "clean", None),
+        ("project-corpus-doctor", "broken-status", rf"^{re.escape(STATUS)}:\d+: INVALID_METADATA "),
         (
             "project-corpus-candidates",
             "broken-candidate",
-            r"\.project-corpus/candidates/c-hook-002\.json:\d+: CANDIDATE_KIND",
+            r"^\.project-corpus/candidates/c-hook-002\.json:\d+: CANDIDATE_KIND ",
         ),
     ],
 )
-def test_hook_runs_for_real(
-    tmp_path: Path, isolated_home: Path, hook: str, variant: str, expected: str | None
+def test_hook_fails_on_a_broken_corpus(
+    tmp_path: Path,
+    isolated_home: Path,
+    pip_cache: Path,
+    hook: str,
+    variant: str,
+    expected: str,
 ) -> None:
-    repo = make_repo(tmp_path, variant)
-    run = try_repo(repo, hook, isolated_home)
+    run = try_repo(make_repo(tmp_path, variant), hook, isolated_home, pip_cache)
     output = run.stdout + run.stderr
-    if expected is None:
-        assert run.returncode == 0, output
-        assert re.search(r"\.{3,}Passed", output), output
-    else:
-        assert run.returncode == 1, output
-        assert re.search(r"\.{3,}Failed", output), output
-        assert re.search(expected, output, flags=re.MULTILINE), output
-        assert "Traceback" not in output
+    assert run.returncode == 1, output
+    assert re.search(rf"^{re.escape(HOOKS[hook]['name'])}\.+Failed$", output, re.MULTILINE)
+    assert "- exit code: 1" in output
+    assert re.search(expected, output, flags=re.MULTILINE), output
+    assert "Traceback" not in output
