@@ -318,13 +318,55 @@ def test_input_schemas_are_strict_and_have_no_paths() -> None:
 
 
 @pytest.mark.slow
+def test_in_process_tools_and_internal_errors(
+    example: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from mcp import Client
+
+    from project_corpus import mcp_server
+    from project_corpus.bundle import compile_bundle
+    from project_corpus.candidate import validate_candidate
+    from project_corpus.snapshot import collect
+
+    session, _ = mcp_server.start_session(str(example), str(grant_file(example)), frozenset(BOTH))
+    corpus = collect(example)
+    expected_bundle = compile_bundle(corpus, "rollback drill", 300)
+    expected_candidate = validate_candidate(corpus, candidate(example))
+
+    def broken(root: Path, args: object) -> dict[str, object]:
+        raise KeyError("a bug")
+
+    async def main() -> None:
+        async with Client(mcp_server.build_server(session)) as client:
+            arguments = {"query": "rollback drill", "max_tokens": 300}
+            bundle = result_of(await client.call_tool("corpus.context_bundle", arguments))
+            data = dict(bundle.structured_content or {})
+            assert data.pop("created_at")
+            assert data == {k: v for k, v in expected_bundle.items() if k != "created_at"}
+            arguments = {"candidate": candidate(example)}
+            valid = result_of(await client.call_tool("corpus.candidate_validate", arguments))
+            assert valid.structured_content == expected_candidate
+            spec = mcp_server.TOOLS["corpus.context_doctor"]
+            monkeypatch.setitem(
+                mcp_server.TOOLS, "corpus.context_doctor", spec._replace(run=broken)
+            )
+            bug = result_of(await client.call_tool("corpus.context_doctor", {}))
+            assert error_code(bug) == "INTERNAL_ERROR"
+            assert "KeyError" in (bug.structured_content or {})["detail"]
+
+    anyio.run(main)
+
+
+@pytest.mark.slow
 def test_in_process_handlers_follow_policy_drift(example: Path) -> None:
     from mcp import Client
     from mcp import MCPError
 
     from project_corpus import mcp_server
 
-    session, effective = mcp_server.start_session(str(example), str(grant_file(example)), BOTH)
+    session, effective = mcp_server.start_session(
+        str(example), str(grant_file(example)), frozenset(BOTH)
+    )
     assert effective == frozenset(BOTH)
     original = (example / POLICY).read_bytes()
 
@@ -373,7 +415,7 @@ def test_stdio_session_matches_cli_and_writes_nothing(
         from mcp import MCPError
 
         seen: dict[str, Any] = {"tools": (await s.list_tools()).tools}
-        calls = {
+        calls: dict[str, tuple[str, dict[str, Any]]] = {
             "query": ("corpus.context_query", {"query": "eviction policy canary", "limit": 7}),
             "bundle": ("corpus.context_bundle", {"query": "eviction benchmark", "max_tokens": 400}),
             "doctor": ("corpus.context_doctor", {}),
@@ -427,7 +469,7 @@ def test_stdio_session_matches_cli_and_writes_nothing(
 
 def _raw_session(root: Path, grant: Path, allow: tuple[str, ...]) -> tuple[list[Any], str]:
     """Send JSON-RPC lines as a classic (2025-06-18) client would; return all stdout lines."""
-    messages = [
+    messages: list[dict[str, Any]] = [
         {
             "jsonrpc": "2.0",
             "id": 1,

@@ -54,7 +54,6 @@ from project_corpus.snapshot import collect
 
 LOG = logging.getLogger("project_corpus.mcp")
 SERVER_NAME = "project-corpus"
-TRANSPORT = "stdio-mcp"
 START_CAPABILITIES = ("mcp.stdio",)
 TOOL_CAPABILITIES = ("mcp.stdio", "corpus.context")
 READ_ONLY = types.ToolAnnotations(
@@ -252,13 +251,8 @@ def authorize(session: Session, capabilities: tuple[str, ...]) -> frozenset[str]
     """Recompute the effective capabilities now; raise the TRUST_* code of a missing one."""
     grant = trust.load_grant(session.grant_path, root=session.root)
     effective, denials = trust.effective_capabilities(session.root, grant, session.allow)
-    for capability in capabilities:
+    for capability in capabilities:  # the grant's transports are always ["stdio-mcp"] (v1)
         trust.require(capability, effective, denials)
-    transports = grant.get("transports")
-    if not isinstance(transports, list) or TRANSPORT not in transports:
-        raise ContextError(
-            "TRUST_DENIED", f"the trust grant does not list the {TRANSPORT} transport"
-        )
     return effective
 
 
