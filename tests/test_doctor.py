@@ -12,9 +12,14 @@ from pathlib import Path
 
 import jsonschema
 import pytest
+from hypothesis import HealthCheck
+from hypothesis import given
+from hypothesis import settings
+from hypothesis import strategies as st
 
 from project_corpus.doctor import CHECKS
 from project_corpus.errors import ContextError
+from project_corpus.output import render_report
 from project_corpus.schemas import load_schema
 from tests.conftest import FIXTURES
 from tests.conftest import STATUS
@@ -265,3 +270,39 @@ def test_doctor_imports_no_yaml_or_jsonschema_without_a_config(make_corpus: Make
         "bad = {'yaml', 'jsonschema', 'mcp'} & set(sys.modules); assert not bad, bad"
     )
     subprocess.run([sys.executable, "-c", code, str(root)], check=True)
+
+
+LINES = st.sampled_from(
+    [
+        "",
+        "## Notes",
+        "We currently deploy.",
+        "As of 2026-11-01 it is live.",
+        "Supersedes: ../x.md",
+        "Supersedes: .project-corpus/reports/bench-old.md",
+        "Supersedes: .project-corpus/history/h.md",
+        "<!-- project-corpus: disable VOLATILE_WITHOUT_FRESHNESS -->",
+        "<!-- project-corpus: disable-file DUPLICATE_MEMORY_ITEM,INVALID_TIMESTAMP -->",
+        "Build a small, fast read-through cache for the catalogue service.",
+        "Created-At: 2026-02-30",
+        "Date: nope",
+        "```",
+        "- Сейчас всё работает",
+        "| a | b |",
+        "|---|---|",
+        "Project-ID: other-project",
+    ]
+)
+
+
+@settings(
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(st.lists(LINES | st.text(max_size=40), max_size=25))
+def test_random_documents_never_crash_the_doctor(make_corpus: MakeCorpus, lines: list[str]) -> None:
+    body = "\n".join(lines) + "\n"
+    root = make_corpus({HISTORY: "# H\n" + body, ".project-corpus/history/h.md": body})
+    result = doctor(root)
+    jsonschema.validate(result, load_schema("doctor-report"))
+    for fmt in ("json", "text", "sarif", "github"):
+        render_report(result, fmt).encode("utf-8")

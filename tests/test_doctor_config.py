@@ -5,6 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from project_corpus.doctor import CHECKS_BY_CODE
 from project_corpus.doctor.config import DEFAULT
@@ -223,3 +225,46 @@ def test_directive_inside_code_or_malformed_does_nothing(make_corpus: MakeCorpus
     )
     result = doctor(make_corpus({HISTORY: body}))
     assert len(issues(result)) == 2
+
+
+YAML_VALUES = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers()
+    | st.text(max_size=30)
+    | st.sampled_from(
+        ["off", "WARN", "FAIL", "DUPLICATE_MEMORY_ITEM", "MISSING_SECTION", "en", "ru"]
+    ),
+    lambda inner: (
+        st.lists(inner, max_size=4)
+        | st.dictionaries(
+            st.sampled_from(
+                [
+                    "rules",
+                    "ignore",
+                    "volatile_terms",
+                    "status_max_bytes",
+                    "paths",
+                    "codes",
+                    "en",
+                    "ru",
+                    "DUPLICATE_MEMORY_ITEM",
+                    "x",
+                ]
+            ),
+            inner,
+            max_size=4,
+        )
+    ),
+    max_leaves=15,
+)
+
+
+@given(YAML_VALUES)
+def test_any_yaml_value_is_a_config_or_config_invalid(value: object) -> None:
+    codes = []
+    try:
+        parse_config("lint.yaml", value, CHECKS_BY_CODE)
+    except ContextError as exc:
+        codes.append(exc.code)
+    assert codes in ([], ["CONFIG_INVALID"])

@@ -5,12 +5,12 @@ from __future__ import annotations
 import pytest
 
 from project_corpus.doctor.volatile import DEFAULT_TERMS
+from project_corpus.doctor.volatile import compile_terms
 from project_corpus.doctor.volatile import effective_terms
 from project_corpus.doctor.volatile import has_date_label
-from project_corpus.doctor.volatile import terms_regex
 from project_corpus.doctor.volatile import volatile_term
 
-DEFAULT = terms_regex(effective_terms({}))
+DEFAULT = compile_terms(effective_terms({}))
 
 
 @pytest.mark.parametrize(
@@ -92,5 +92,5 @@ def test_configured_terms_replace_one_language() -> None:
     assert "currently" not in terms
     assert "nowadays" in terms
     assert set(DEFAULT_TERMS["ru"]) <= set(terms)
-    assert terms_regex(()) is None
+    assert compile_terms(()) is None
     assert volatile_term("anything", None) is None

@@ -67,7 +67,7 @@ def duplicate_memory_item(view: DoctorView) -> Iterator[Issue]:
     texts = [
         (normalise(item.text), item)
         for source, item in _own_items(view, DUPLICATE_KINDS)
-        if not _is_table_header(source, item)
+        if len(item.text) >= MIN_DUPLICATE_CHARS and not _is_table_header(source, item)
     ]
     texts = [
         (text, item)
@@ -113,9 +113,12 @@ def volatile_without_freshness(view: DoctorView) -> Iterator[Issue]:
     `по состоянию на 2026-11-01`, `проверено 2026-11-01`), or give the document a
     `Freshness-Requirement:` metadata line saying how to re-verify it.
     """
-    regex = volatile.terms_regex(volatile.effective_terms(view.config.volatile_terms))
-    for source, item in _own_items(view, CLAIM_KINDS):
-        if source.source_type == "state" or _freshness_labelled(source):
+    regex = volatile.compile_terms(volatile.effective_terms(view.config.volatile_terms))
+    exempt = {
+        s.path for s in view.corpus.sources if s.source_type == "state" or _freshness_labelled(s)
+    }
+    for _, item in _own_items(view, CLAIM_KINDS):
+        if item.source_path in exempt:
             continue
         term = volatile.volatile_term(item.text, regex)
         if term and not volatile.has_date_label(item.text):

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from functools import lru_cache
+from typing import NamedTuple
 
 from project_corpus.timeparse import parse_timestamp
 
@@ -35,22 +36,29 @@ def effective_terms(overrides: Mapping[str, tuple[str, ...]]) -> tuple[str, ...]
     )
 
 
+class Matcher(NamedTuple):
+    """A compiled term list: one regex, plus the casefolded longest word of each term as a
+    cheap substring pre-filter (most items contain none of them)."""
+
+    regex: re.Pattern[str]
+    keys: tuple[str, ...]
+
+
 def _term_pattern(term: str) -> str:
-    prefix = term.endswith("*")
     words = term.rstrip("*").split()
     body = r"\s+".join(re.escape(word) for word in words)
-    return rf"(?<!\w){body}" + (r"\w*" if prefix else r"(?!\w)")
+    return body + r"\w*" if term.endswith("*") else body + r"(?!\w)"
 
 
 @lru_cache(maxsize=8)
-def terms_regex(terms: tuple[str, ...]) -> re.Pattern[str] | None:
+def compile_terms(terms: tuple[str, ...]) -> Matcher | None:
     """One alternation of every term (longest first), or None when there are no terms."""
-    patterns = [
-        _term_pattern(t) for t in sorted(set(terms), key=lambda t: (-len(t), t)) if t.strip("*")
-    ]
-    if not patterns:
+    usable = sorted({t for t in terms if t.strip("*").strip()}, key=lambda t: (-len(t), t))
+    if not usable:
         return None
-    return re.compile("|".join(f"(?:{p})" for p in patterns), re.IGNORECASE)
+    body = "|".join(_term_pattern(t) for t in usable)
+    keys = tuple(sorted({max(t.rstrip("*").split(), key=len).casefold() for t in usable}))
+    return Matcher(re.compile(rf"(?<!\w)(?:{body})", re.IGNORECASE), keys)
 
 
 def has_date_label(text: str) -> bool:
@@ -58,9 +66,12 @@ def has_date_label(text: str) -> bool:
     return any(parse_timestamp(match.group(1)) for match in DATE_LABEL_RE.finditer(text))
 
 
-def volatile_term(text: str, regex: re.Pattern[str] | None) -> str | None:
+def volatile_term(text: str, matcher: Matcher | None) -> str | None:
     """The first volatile term in TEXT, or None."""
-    if regex is None:
+    if matcher is None:
         return None
-    match = regex.search(text)
+    folded = text.casefold()
+    if not any(key in folded for key in matcher.keys):
+        return None
+    match = matcher.regex.search(text)
     return " ".join(match.group(0).split()) if match else None
