@@ -532,3 +532,38 @@ def test_outputs_come_from_existing_steps() -> None:
         step_id = re.search(r"steps\.([\w-]+)\.outputs", str(output["value"]))
         assert step_id
         assert step_id.group(1) in ids
+
+
+def test_candidates_on_a_nonconformant_corpus_is_an_error(gha: Runner) -> None:
+    root = corpus(gha.workspace, "fail")
+    write_candidate(root, "c-action-001.json")
+    step = gha.step("candidates", root="corpus", candidates=".project-corpus/candidates/*.json")
+    assert step.outputs["candidates-exit-code"] == "2"
+    assert step.emitted.startswith("::error title=project-corpus candidates PROTOCOL_NONCONFORMANT")
+
+
+def test_eval_stops_when_the_build_fails(gha: Runner) -> None:
+    corpus(gha.workspace, "fail")
+    step = gha.step("eval", root="corpus", eval_dataset="corpus/eval.json")
+    assert step.outputs["eval-exit-code"] == "2"
+    assert "PROTOCOL_NONCONFORMANT" in step.summary
+
+
+def test_empty_candidate_glob_skips() -> None:
+    assert action.candidate_files(".", "") == []
+
+
+def test_error_summary_without_an_envelope() -> None:
+    markdown, note = action.error_summary("t", action.Completed(3, "", "Traceback: boom\n"))
+    assert "`INTERNAL_ERROR`" in markdown
+    assert note == "::error title=t INTERNAL_ERROR::Traceback: boom\n"
+
+
+def test_unterminated_workflow_command_is_left_alone() -> None:
+    assert action.prefix_annotations("::error file=a.md\n", "p/") == "::error file=a.md\n"
+
+
+def test_default_emit_writes_stdout(gha: Runner, capsys: pytest.CaptureFixture[str]) -> None:
+    env = {**gha.env, "DOCTOR_EXIT_CODE": "2"}
+    assert action.main(["fail"], env=env) == 2
+    assert capsys.readouterr().out.startswith("::error title=project-corpus::")
