@@ -142,12 +142,14 @@ def test_grant_writes_outside_the_project_by_default(project: Path, home: Path) 
     assert not [p for p in path.parent.iterdir() if p.name != path.name]  # no staging left
 
 
-def test_grant_default_path_falls_back_to_home_config(project: Path, tmp_path: Path,
-                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+def test_grant_default_path_falls_back_to_home_config(
+    project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("XDG_CONFIG_HOME", "relative/ignored")
     result = _grant(project)
-    assert result["path"] == str(tmp_path / "home" / ".config" / "project-corpus" / "trust"
-                                 / "demo-project.toml")
+    assert result["path"] == str(
+        tmp_path / "home" / ".config" / "project-corpus" / "trust" / "demo-project.toml"
+    )
 
 
 def test_grant_refuses_a_path_inside_the_project(project: Path) -> None:
@@ -164,8 +166,9 @@ def test_grant_refuses_a_link_into_the_project(project: Path, tmp_path: Path) ->
     assert info.value.code == "TRUST_PATH"
 
 
-def test_grant_refuses_xdg_config_inside_the_project(project: Path,
-                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+def test_grant_refuses_xdg_config_inside_the_project(
+    project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("XDG_CONFIG_HOME", str(project / "config"))
     with pytest.raises(ContextError) as info:
         _grant(project)
@@ -254,23 +257,33 @@ def test_load_refuses_a_directory(tmp_path: Path) -> None:
     assert info.value.code == "TRUST_PATH"
 
 
-@pytest.mark.parametrize(("edit", "code"), [
-    (lambda t: t + 'extra = "x"\n', "TRUST_INVALID"),
-    (lambda t: t.replace('grant_version = "1"', 'grant_version = "2"'), "TRUST_INVALID"),
-    (lambda t: t.replace('protocol_version = "2.0"', "protocol_version = 2.0"), "TRUST_INVALID"),
-    (lambda t: t.replace('"stdio-mcp"', '"http"'), "TRUST_INVALID"),
-    (lambda t: t.replace('"corpus.read"', '"corpus.context"'), "TRUST_INVALID"),  # duplicate
-    (lambda t: t.replace('"corpus.read"', '"root.shell"'), "TRUST_CAPABILITY"),
-    (lambda t: t.replace("Z\"", "+01:00\""), "TRUST_INVALID"),
-    (lambda t: t.replace("approved_at = \"", "approved_at = 5 #"), "TRUST_INVALID"),
-    (lambda t: t.replace("policy_sha256 = \"", "policy_sha256 = \"X"), "TRUST_INVALID"),
-    (lambda t: t.replace('project_id = "demo-project"', 'project_id = "../x"'), "TRUST_INVALID"),
-    (lambda t: t.replace("physical_root = \"", "physical_root = \"relative"), "TRUST_INVALID"),
-    (lambda t: t.replace("root_identity = \"", "root_identity = \"x"), "TRUST_INVALID"),
-    (lambda t: "\n".join(t.splitlines()[2:]), "TRUST_INVALID"),  # a missing key
-    (lambda t: t + "[[[", "TRUST_INVALID"),
-    (lambda t: t + "# \udcff", "TRUST_INVALID"),
-], ids=lambda v: v if isinstance(v, str) else "")
+@pytest.mark.parametrize(
+    ("edit", "code"),
+    [
+        (lambda t: t + 'extra = "x"\n', "TRUST_INVALID"),
+        (lambda t: t.replace('grant_version = "1"', 'grant_version = "2"'), "TRUST_INVALID"),
+        (
+            lambda t: t.replace('protocol_version = "2.0"', "protocol_version = 2.0"),
+            "TRUST_INVALID",
+        ),
+        (lambda t: t.replace('"stdio-mcp"', '"http"'), "TRUST_INVALID"),
+        (lambda t: t.replace('"corpus.read"', '"corpus.context"'), "TRUST_INVALID"),  # duplicate
+        (lambda t: t.replace('"corpus.read"', '"root.shell"'), "TRUST_CAPABILITY"),
+        (lambda t: t.replace('Z"', '+01:00"'), "TRUST_INVALID"),
+        (lambda t: t.replace('approved_at = "', "approved_at = 5 #"), "TRUST_INVALID"),
+        (lambda t: t.replace('policy_sha256 = "', 'policy_sha256 = "X'), "TRUST_INVALID"),
+        (
+            lambda t: t.replace('project_id = "demo-project"', 'project_id = "../x"'),
+            "TRUST_INVALID",
+        ),
+        (lambda t: t.replace('physical_root = "', 'physical_root = "relative'), "TRUST_INVALID"),
+        (lambda t: t.replace('root_identity = "', 'root_identity = "x'), "TRUST_INVALID"),
+        (lambda t: "\n".join(t.splitlines()[2:]), "TRUST_INVALID"),  # a missing key
+        (lambda t: t + "[[[", "TRUST_INVALID"),
+        (lambda t: t + "# \udcff", "TRUST_INVALID"),
+    ],
+    ids=lambda v: v if isinstance(v, str) else "",
+)
 def test_load_is_strict(project: Path, tmp_path: Path, edit: object, code: str) -> None:
     out = tmp_path / "g.toml"
     _grant(project, out=out)
@@ -394,13 +407,16 @@ def test_recreated_root_at_the_same_path_is_root_changed(project: Path, tmp_path
     assert "device:inode" in denials[0].detail
 
 
-def test_grant_for_another_project_denies_everything(project: Path, tmp_path: Path,
-                                                     home: Path) -> None:
+def test_grant_for_another_project_denies_everything(
+    project: Path, tmp_path: Path, home: Path
+) -> None:
     loaded = trust.load_grant(str(_grant(project)["path"]))
     other = _corpus(tmp_path / "other")
     policy = other / ".project-corpus" / "policy.toml"
-    policy.write_text(policy.read_text(encoding="utf-8").replace("demo-project", "other-project"),
-                      encoding="utf-8")
+    policy.write_text(
+        policy.read_text(encoding="utf-8").replace("demo-project", "other-project"),
+        encoding="utf-8",
+    )
     effective, denials = trust.effective_capabilities(other, loaded, MCP)
     assert effective == frozenset()
     assert _codes(denials) == ["TRUST_PROJECT"]

@@ -37,15 +37,38 @@ GRANT_VERSION = "1"
 PROTOCOL_VERSION = "2.0"
 TRANSPORTS = frozenset({"stdio-mcp"})
 # The runtime hard limits: the MAINTAINER profile's set (policy.PROFILE_CAPABILITIES).
-HARD_LIMITS = frozenset({
-    "corpus.read", "corpus.stat", "corpus.search", "corpus.timeline", "corpus.context",
-    "corpus.validate", "migration.plan", "audit.read", "git.status", "git.diff",
-    "state.update", "task.create", "report.create", "mcp.stdio", "migration.apply",
-})
+HARD_LIMITS = frozenset(
+    {
+        "corpus.read",
+        "corpus.stat",
+        "corpus.search",
+        "corpus.timeline",
+        "corpus.context",
+        "corpus.validate",
+        "migration.plan",
+        "audit.read",
+        "git.status",
+        "git.diff",
+        "state.update",
+        "task.create",
+        "report.create",
+        "mcp.stdio",
+        "migration.apply",
+    }
+)
 # What a drifted policy or a changed root denies.
 GATED = ("mcp.stdio", "corpus.context")
-GRANT_KEYS = ("grant_version", "project_id", "physical_root", "root_identity", "policy_sha256",
-              "capability_ceiling", "transports", "approved_at", "protocol_version")
+GRANT_KEYS = (
+    "grant_version",
+    "project_id",
+    "physical_root",
+    "root_identity",
+    "policy_sha256",
+    "capability_ceiling",
+    "transports",
+    "approved_at",
+    "protocol_version",
+)
 MAX_GRANT_BYTES = 64 * 1024
 _SHA256_RE = re.compile(r"^[0-9a-f]{64}$")
 _IDENTITY_RE = re.compile(r"^[0-9]+:[0-9]+$")
@@ -84,9 +107,12 @@ class Denial(NamedTuple):
 # --- grant ---------------------------------------------------------------------------------
 
 
-def grant(root: str | os.PathLike[str], capabilities: Iterable[str],
-          transports: Iterable[str] = ("stdio-mcp",),
-          out: str | os.PathLike[str] | None = None) -> dict[str, object]:
+def grant(
+    root: str | os.PathLike[str],
+    capabilities: Iterable[str],
+    transports: Iterable[str] = ("stdio-mcp",),
+    out: str | os.PathLike[str] | None = None,
+) -> dict[str, object]:
     """Approve ROOT as it is now and write the grant; returns `{ok, path, grant}`."""
     resolved = fs.resolve_root(root)
     policy = read_policy(resolved)
@@ -125,13 +151,17 @@ def root_identity(root: Path) -> str:
 
 def read_policy(root: Path) -> Policy:
     """The project's policy; a missing or broken policy refuses with its own code."""
-    data = fs.read_relative(root, POLICY_PATH, MAX_POLICY_BYTES, code="MISSING_REQUIRED_PATH",
-                            limit_code="POLICY_PARSE")
+    data = fs.read_relative(
+        root, POLICY_PATH, MAX_POLICY_BYTES, code="MISSING_REQUIRED_PATH", limit_code="POLICY_PARSE"
+    )
     policy, findings = parse_policy(data)
     if findings:
         detail = "; ".join(f"{f.code}: {f.detail}" for f in findings)
-        raise ContextError(findings[0].code, f"{POLICY_PATH}: {detail}",
-                           hint="fix policy.toml (run `context doctor`) before granting trust")
+        raise ContextError(
+            findings[0].code,
+            f"{POLICY_PATH}: {detail}",
+            hint="fix policy.toml (run `context doctor`) before granting trust",
+        )
     return policy
 
 
@@ -141,8 +171,11 @@ def _checked_capabilities(names: Iterable[str], what: str) -> tuple[str, ...]:
         raise ContextError("TRUST_CAPABILITY", f"at least one {what} is required")
     for name in unique:
         if not CAPABILITY_RE.match(name) or name not in HARD_LIMITS:
-            raise ContextError("TRUST_CAPABILITY", f"{name!r} is outside the runtime hard limits",
-                               hint="known capabilities: " + " ".join(sorted(HARD_LIMITS)))
+            raise ContextError(
+                "TRUST_CAPABILITY",
+                f"{name!r} is outside the runtime hard limits",
+                hint="known capabilities: " + " ".join(sorted(HARD_LIMITS)),
+            )
     return tuple(unique)
 
 
@@ -150,8 +183,9 @@ def _checked_transports(names: Iterable[str]) -> tuple[str, ...]:
     unique = sorted(set(names))
     unknown = [name for name in unique if name not in TRANSPORTS]
     if not unique or unknown:
-        raise ContextError("TRUST_CAPABILITY", f"transports must be some of {sorted(TRANSPORTS)}, "
-                                               f"got {unique}")
+        raise ContextError(
+            "TRUST_CAPABILITY", f"transports must be some of {sorted(TRANSPORTS)}, got {unique}"
+        )
     return tuple(unique)
 
 
@@ -159,8 +193,11 @@ def _grant_target(root: Path, out: str | os.PathLike[str] | None, project_id: st
     path = Path(os.path.abspath(out)) if out is not None else default_grant_path(project_id)
     target = Path(os.path.realpath(path.parent)) / path.name
     if _inside(target, root):
-        raise ContextError("TRUST_PATH", f"{path}: a trust grant must live outside the project",
-                           hint="omit --out to use the default location under $XDG_CONFIG_HOME")
+        raise ContextError(
+            "TRUST_PATH",
+            f"{path}: a trust grant must live outside the project",
+            hint="omit --out to use the default location under $XDG_CONFIG_HOME",
+        )
     return target
 
 
@@ -174,8 +211,11 @@ def _inside(path: Path, root: Path) -> bool:
 def render_grant(record: Grant) -> str:
     """The grant as TOML, keys in protocol order (tomllib only reads, so we write by hand)."""
     lines = [f"{key} = {_toml_value(value)}" for key, value in record._asdict().items()]
-    return "# project-corpus trust grant (SPEC §11). Re-run `trust grant` to change it.\n" + \
-        "\n".join(lines) + "\n"
+    return (
+        "# project-corpus trust grant (SPEC §11). Re-run `trust grant` to change it.\n"
+        + "\n".join(lines)
+        + "\n"
+    )
 
 
 def _toml_value(value: object) -> str:
@@ -234,8 +274,9 @@ def _fsync_dir(directory: Path) -> None:
 # --- load ----------------------------------------------------------------------------------
 
 
-def load_grant(path: str | os.PathLike[str],
-               root: str | os.PathLike[str] | None = None) -> dict[str, object]:
+def load_grant(
+    path: str | os.PathLike[str], root: str | os.PathLike[str] | None = None
+) -> dict[str, object]:
     """Read and strictly validate a grant file. With ROOT, a grant inside it is refused."""
     real = Path(os.path.realpath(os.path.abspath(path)))
     if root is not None and _inside(real, fs.resolve_root(root)):
@@ -247,9 +288,11 @@ def _read_grant_file(path: Path) -> bytes:
     try:
         fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC | os.O_NONBLOCK)
     except FileNotFoundError:
-        raise ContextError("TRUST_MISSING", f"{path}: no trust grant",
-                           hint="create one with `project-corpus trust grant ROOT --capability ...`"
-                           ) from None
+        raise ContextError(
+            "TRUST_MISSING",
+            f"{path}: no trust grant",
+            hint="create one with `project-corpus trust grant ROOT --capability ...`",
+        ) from None
     except OSError as exc:
         raise ContextError("TRUST_PATH", f"{path}: {exc.strerror or exc}") from None
     try:
@@ -266,8 +309,9 @@ def _check_grant_file(path: Path, st: os.stat_result) -> None:
     if not stat.S_ISREG(st.st_mode):
         raise ContextError("TRUST_PATH", f"{path}: not a regular file")
     if st.st_mode & stat.S_IWOTH:
-        raise ContextError("TRUST_PATH", f"{path}: writable by every user",
-                           hint="chmod 600 the grant file")
+        raise ContextError(
+            "TRUST_PATH", f"{path}: writable by every user", hint="chmod 600 the grant file"
+        )
 
 
 def _decode_toml(data: bytes, label: str) -> dict[str, object]:
@@ -291,8 +335,10 @@ def parse_grant(raw: Mapping[str, object]) -> Grant:
     record = Grant._make(tuple(v) if isinstance(v, list) else v for v in map(raw.get, GRANT_KEYS))
     outside = sorted(set(record.capability_ceiling) - HARD_LIMITS)
     if outside:
-        raise ContextError("TRUST_CAPABILITY", f"capability_ceiling names {outside}, "
-                                               "outside the runtime hard limits")
+        raise ContextError(
+            "TRUST_CAPABILITY",
+            f"capability_ceiling names {outside}, outside the runtime hard limits",
+        )
     return record
 
 
@@ -348,10 +394,12 @@ def effective_capabilities(
     resolved = fs.resolve_root(root)
     policy = read_policy(resolved)
     session = _session(session_allow)
-    layers = (("the runtime hard limits", HARD_LIMITS),
-              ("the trust grant's capability_ceiling", frozenset(record.capability_ceiling)),
-              (f"the policy allow list (profile {policy.profile})", frozenset(policy.allow)),
-              ("the session --allow list", session))
+    layers = (
+        ("the runtime hard limits", HARD_LIMITS),
+        ("the trust grant's capability_ceiling", frozenset(record.capability_ceiling)),
+        (f"the policy allow list (profile {policy.profile})", frozenset(policy.allow)),
+        ("the session --allow list", session),
+    )
     effective = frozenset.intersection(*(names for _, names in layers))
     denials = _binding_denials(resolved, record, policy)
     for denial in denials:
@@ -367,23 +415,44 @@ def _session(names: Iterable[str]) -> frozenset[str]:
 
 def _binding_denials(root: Path, record: Grant, policy: Policy) -> list[Denial]:
     if record.project_id != policy.project_id:
-        return [Denial("TRUST_PROJECT", f"the grant is for {record.project_id!r}, the project is "
-                                        f"{policy.project_id!r}", tuple(sorted(HARD_LIMITS)))]
+        return [
+            Denial(
+                "TRUST_PROJECT",
+                f"the grant is for {record.project_id!r}, the project is {policy.project_id!r}",
+                tuple(sorted(HARD_LIMITS)),
+            )
+        ]
     denials = []
     if record.policy_sha256 != policy.sha256:
-        denials.append(Denial("TRUST_POLICY_DRIFT", f"{POLICY_PATH} changed since the grant was "
-                                                    f"approved at {record.approved_at}", GATED))
+        denials.append(
+            Denial(
+                "TRUST_POLICY_DRIFT",
+                f"{POLICY_PATH} changed since the grant was approved at {record.approved_at}",
+                GATED,
+            )
+        )
     if record.physical_root != str(root):
-        denials.append(Denial("TRUST_ROOT_CHANGED", f"the grant is for {record.physical_root}, "
-                                                    f"the root is {root}", GATED))
+        denials.append(
+            Denial(
+                "TRUST_ROOT_CHANGED",
+                f"the grant is for {record.physical_root}, the root is {root}",
+                GATED,
+            )
+        )
     elif record.root_identity != root_identity(root):
-        denials.append(Denial("TRUST_ROOT_CHANGED", f"{root} is not the directory the grant was "
-                                                    "made for (device:inode differs)", GATED))
+        denials.append(
+            Denial(
+                "TRUST_ROOT_CHANGED",
+                f"{root} is not the directory the grant was made for (device:inode differs)",
+                GATED,
+            )
+        )
     return denials
 
 
-def _layer_denials(effective: frozenset[str], denials: list[Denial],
-                   layers: tuple[tuple[str, frozenset[str]], ...]) -> list[Denial]:
+def _layer_denials(
+    effective: frozenset[str], denials: list[Denial], layers: tuple[tuple[str, frozenset[str]], ...]
+) -> list[Denial]:
     explained = {name for denial in denials for name in denial.capabilities}
     result = []
     for name in GATED:
@@ -400,14 +469,18 @@ def require(capability: str, effective: frozenset[str], denials: Iterable[Denial
         return
     for denial in denials:
         if capability in denial.capabilities:
-            hint = "re-approve with `project-corpus trust grant`" \
-                if denial.code in ("TRUST_POLICY_DRIFT", "TRUST_ROOT_CHANGED") else None
+            hint = (
+                "re-approve with `project-corpus trust grant`"
+                if denial.code in ("TRUST_POLICY_DRIFT", "TRUST_ROOT_CHANGED")
+                else None
+            )
             raise ContextError(denial.code, denial.detail, hint=hint)
     raise ContextError("TRUST_DENIED", f"{capability} is not effective")
 
 
-def show(root: str | os.PathLike[str],
-         path: str | os.PathLike[str] | None = None) -> dict[str, object]:
+def show(
+    root: str | os.PathLike[str], path: str | os.PathLike[str] | None = None
+) -> dict[str, object]:
     """`trust show`: the grant for ROOT and what it makes effective now (no session narrowing).
 
     `ok` is true when nothing denies `mcp.stdio` or `corpus.context`.
@@ -418,6 +491,10 @@ def show(root: str | os.PathLike[str],
     grant_path = Path(path)
     record = load_grant(grant_path, root=resolved)
     effective, denials = effective_capabilities(resolved, record, HARD_LIMITS)
-    return {"ok": not denials, "path": str(grant_path), "grant": record,
-            "effective_capabilities": sorted(effective),
-            "denials": [denial.as_dict() for denial in denials]}
+    return {
+        "ok": not denials,
+        "path": str(grant_path),
+        "grant": record,
+        "effective_capabilities": sorted(effective),
+        "denials": [denial.as_dict() for denial in denials],
+    }
