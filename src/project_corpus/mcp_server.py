@@ -275,6 +275,7 @@ def call(
         with _CALL_LOCK:
             authorize(session, TOOL_CAPABILITIES)
             payload = spec.run(session.root, check_arguments(name, spec.params, arguments))
+            authorize(session, TOOL_CAPABILITIES)  # the policy did not change while we read
     except ContextError as exc:
         LOG.info("%s: %s", name, exc.code)
         return exc.envelope(), True
