@@ -334,3 +334,13 @@ def test_lone_surrogates_are_written_escaped(root: Path, cli: Cli) -> None:
         run = cli("context", "candidate-validate", root, root / "c.json", "--format", fmt)
         assert run.code == 1, run.err
         assert "\\ud800" in run.out
+
+
+def test_line_zero_is_not_a_line(root: Path) -> None:
+    candidate = valid_candidate(root, source_refs=[ref(root, line=0)])
+    [problem] = candidate_problems(collect(root), candidate)
+    assert (problem.code, problem.pointer, problem.source_line) == (
+        "CANDIDATE_EVIDENCE",
+        "/source_refs/0/line_start",
+        0,
+    )

@@ -27,10 +27,12 @@ from tests.conftest import MakeCorpus
 from tests.conftest import Run
 from tests.doctor_support import INDEX_REL
 from tests.doctor_support import STATUS_PATH
+from tests.doctor_support import build
 from tests.doctor_support import doctor
 from tests.doctor_support import issues
 from tests.doctor_support import loads
 from tests.doctor_support import located
+from tests.doctor_support import sql
 from tests.doctor_support import valid_candidate
 from tests.doctor_support import write_bundle
 from tests.doctor_support import write_json
@@ -306,3 +308,38 @@ def test_random_documents_never_crash_the_doctor(make_corpus: MakeCorpus, lines:
     jsonschema.validate(result, load_schema("doctor-report"))
     for fmt in ("json", "text", "sarif", "github"):
         render_report(result, fmt).encode("utf-8")
+
+
+def test_bundle_without_a_snapshot_map(make_corpus: MakeCorpus) -> None:
+    root = make_corpus()
+    path = write_bundle(root, lambda bundle: bundle.pop("selected_source_snapshot"))
+    found = [(i["code"], i["line"], i["pointer"]) for i in issues(doctor(root, bundle=path))]
+    assert ("BUNDLE_SNAPSHOT", 1, "/selected_source_snapshot") in found
+    assert "BUNDLE_STALE_SOURCE" not in {code for code, _, _ in found}
+
+
+def test_broken_provenance_variants(make_corpus: MakeCorpus) -> None:
+    root = make_corpus()
+    build(root)
+    task = ".project-corpus/tasks/tune-eviction.md"
+    sql(root, f"UPDATE items SET section_line = 99 WHERE source_path = '{task}' AND line_start = 9")
+    sql(
+        root,
+        "UPDATE items SET source_path = '.project-corpus/tasks/ghost.md' WHERE line_start = 1"
+        f" AND source_path = '{STATUS_PATH}'",
+    )
+    found = issues(doctor(root, check_index=True))
+    details = sorted(str(i["detail"]) for i in found if i["code"] == "BROKEN_PROVENANCE")
+    assert len(details) == 2
+    assert details[0].startswith("1 stored item(s) of .project-corpus/tasks/ghost.md")
+
+
+def test_index_over_the_limit_still_raises(
+    make_corpus: MakeCorpus, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = make_corpus()
+    build(root)
+    monkeypatch.setattr("project_corpus.index.MAX_INDEX_BYTES", 100)
+    with pytest.raises(ContextError) as err:
+        doctor(root, check_index=True)
+    assert err.value.code == "CONTEXT_LIMIT"

@@ -128,8 +128,3 @@ def check(
 def snapshot_issues(view: DoctorView, code: str) -> Iterable[Issue]:
     """The engine findings of CODE (collected by `snapshot.collect(strict=False)`)."""
     return view.snapshot_issues.get(code, ())
-
-
-def meta_line(lines: Iterable[tuple[str, int]], key: str) -> int:
-    """The line of the first (key, line) pair with KEY, else 1."""
-    return next((line for name, line in lines if name == key), 1)
