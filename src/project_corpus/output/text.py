@@ -2,7 +2,7 @@
 summary line. Stable for pre-commit hooks, editors and problem matchers:
 
     .project-corpus/state/STATUS.md:4: INVALID_METADATA A metadata value is invalid...
-    project-corpus: 1 FAIL, 0 WARN, 0 suppressed in 9 sources; failed
+    project-corpus: 1 FAIL, 0 WARN, 0 suppressed in 9 sources, 2 candidates; failed
 
 The summary line never starts with `path:line:`.
 """
@@ -33,10 +33,12 @@ def summary_line(report: Mapping[str, object]) -> str:
     counts = report.get("summary")
     assert isinstance(counts, Mapping)
     verdict = "ok" if report.get("ok") else "failed"
-    sources = report.get("source_count", 0)
+    checked = f"{report.get('source_count', 0)} sources"
+    if report.get("candidate_count"):
+        checked += f", {report['candidate_count']} candidates"
     return (
         f"project-corpus: {counts['FAIL']} FAIL, {counts['WARN']} WARN, "
-        f"{counts['suppressed']} suppressed in {sources} sources; {verdict}"
+        f"{counts['suppressed']} suppressed in {checked}; {verdict}"
     )
 
 
