@@ -22,10 +22,10 @@ from project_corpus.bundle import estimate_tokens
 from project_corpus.errors import ContextError
 from project_corpus.index import build_index
 from project_corpus.index import load_verified
-from project_corpus.items import item_id
 from project_corpus.jsonio import canonical_bytes
 from project_corpus.jsonio import canonical_sha256
 from project_corpus.models import Corpus
+from project_corpus.models import item_id
 from project_corpus.retrieval import query_index
 from project_corpus.retrieval import search
 from project_corpus.schemas import load_schema

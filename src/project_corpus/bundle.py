@@ -13,7 +13,6 @@ from typing import NamedTuple
 
 from project_corpus import text as textmod
 from project_corpus.errors import ContextError
-from project_corpus.items import item_id
 from project_corpus.jsonio import canonical_bytes
 from project_corpus.jsonio import canonical_sha256
 from project_corpus.markdown import COMMENT_RE
@@ -176,7 +175,6 @@ def mandatory_entry(
     text = cut_to_bytes(summary_text(source.doc, spec), allowance * 4)
     line_end = max(1, source.line_count)
     item = Item(
-        item_id(source.path, 1, line_end, text),
         source.project_id,
         text,
         source.path,

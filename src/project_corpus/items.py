@@ -2,18 +2,11 @@
 
 from __future__ import annotations
 
-import hashlib
-
 from project_corpus.models import Block
 from project_corpus.models import Item
 from project_corpus.models import Source
 
 MAX_ITEM_CHARS = 1200
-
-
-def item_id(path: str, line_start: int, line_end: int, text: str) -> str:
-    raw = f"{path}\0{line_start}\0{line_end}\0{text}".encode()
-    return hashlib.sha256(raw).hexdigest()[:20]
 
 
 def source_items(source: Source) -> list[Item]:
@@ -24,7 +17,6 @@ def source_items(source: Source) -> list[Item]:
         for start, end, text in _spans(block, lines):
             items.append(
                 Item(
-                    item_id(source.path, start, end, text),
                     source.project_id,
                     text,
                     source.path,

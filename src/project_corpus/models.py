@@ -7,6 +7,7 @@ Everything here is immutable data. Behaviour lives in module-level functions els
 
 from __future__ import annotations
 
+import hashlib
 from pathlib import Path
 from typing import NamedTuple
 
@@ -117,10 +118,19 @@ class Relation(NamedTuple):
     detail: str
 
 
-class Item(NamedTuple):
-    """A contiguous span of non-blank lines inside one section, with provenance."""
+def item_id(path: str, line_start: int, line_end: int, text: str) -> str:
+    """First 20 hex characters of SHA-256 over `path \0 line_start \0 line_end \0 text`."""
+    raw = f"{path}\0{line_start}\0{line_end}\0{text}".encode()
+    return hashlib.sha256(raw).hexdigest()[:20]
 
-    item_id: str
+
+class Item(NamedTuple):
+    """A contiguous span of non-blank lines inside one section, with provenance.
+
+    `item_id` is derived from the path, the span and the text, so it is computed when asked
+    for: a query over 50,000 lines needs the IDs of its results only.
+    """
+
     project_id: str
     text: str
     source_path: str
@@ -134,6 +144,10 @@ class Item(NamedTuple):
     line_start: int
     line_end: int
     kind: str  # the block kind it came from; not part of the public item schema
+
+    @property
+    def item_id(self) -> str:
+        return item_id(self.source_path, self.line_start, self.line_end, self.text)
 
     def as_dict(self) -> dict[str, object]:
         """The public item fields (SPEC §3), `non_authoritative` included."""
