@@ -25,14 +25,25 @@ def test_version_prints_the_package_version(cli: object) -> None:
 
 def test_version_imports_no_heavy_module() -> None:
     code = (
-        "import sys\nfrom project_corpus.cli import main\nrc = main(['--version'])\n"
-        "heavy = sorted(m for m in ('yaml', 'jsonschema', 'mcp', 'snowballstemmer', 'sqlite3')"
-        " if m in sys.modules)\nprint(rc, heavy)\n"
+        "import sys\nfrom project_corpus.console import main\nrc = main(['--version'])\n"
+        "heavy = sorted(m for m in ('click', 'yaml', 'jsonschema', 'mcp', 'snowballstemmer',"
+        " 'sqlite3') if m in sys.modules)\nprint(rc, heavy)\n"
     )
-    out = subprocess.run(
+    result = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, check=True
-    ).stdout
-    assert out.strip().splitlines()[-1] == "0 []"
+    )
+    lines = result.stdout.strip().splitlines()
+    assert lines == [f"project-corpus {project_corpus.__version__}", "0 []"]
+
+
+def test_console_entry_delegates_everything_else_to_the_cli(
+    cli: object, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from project_corpus.console import main as console_main
+
+    assert console_main(["context", "--help"]) == 0
+    assert "build" in capsys.readouterr().out
+    assert console_main(["--bogus"]) == 2
 
 
 def test_usage_errors_are_usage_error_exit_2(cli: object) -> None:

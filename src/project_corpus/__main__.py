@@ -2,6 +2,6 @@
 
 from __future__ import annotations
 
-from project_corpus.cli import main
+from project_corpus.console import main
 
 raise SystemExit(main())
