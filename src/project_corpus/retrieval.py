@@ -14,6 +14,7 @@ from project_corpus.models import PROJECT_PATH
 from project_corpus.models import STATUS_PATH
 from project_corpus.models import Corpus
 from project_corpus.models import Item
+from project_corpus.snapshot import paused_gc
 
 AUTHORITY_WEIGHT = {
     "CANONICAL": 80,
@@ -66,14 +67,17 @@ class Analysis:
 
     def hits(self, terms: set[str]) -> dict[int, set[str]]:
         """{item index: the query terms among its stems (text + section path)}."""
-        prefixes = sorted({textmod.stem_prefix(t) for t in terms}, key=lambda p: (-len(p), p))
-        pattern = re.compile(r"(?<![^\W_])(?:" + "|".join(map(re.escape, prefixes)) + r")[^\W_]*")
         found: dict[int, set[str]] = {}
-        starts = self.starts
-        for match in pattern.finditer(self.blob):
-            stem = textmod.stem(match.group())
-            if stem in terms:
-                found.setdefault(bisect.bisect_right(starts, match.start()) - 1, set()).add(stem)
+        blob, starts = self.blob, self.starts
+        for prefix in _minimal_prefixes({textmod.stem_prefix(t) for t in terms}):
+            # A literal-led pattern lets the regex engine skip ahead to each occurrence.
+            for match in re.finditer(re.escape(prefix) + r"[^\W_]*", blob):
+                start = match.start()
+                if start and blob[start - 1].isalnum():
+                    continue  # inside a token, not at its start
+                stem = textmod.stem(match.group())
+                if stem in terms:
+                    found.setdefault(bisect.bisect_right(starts, start) - 1, set()).add(stem)
         return found
 
     def text_set(self, index: int) -> frozenset[str]:
@@ -99,6 +103,16 @@ class Result(NamedTuple):
         return data
 
 
+def _minimal_prefixes(prefixes: set[str]) -> list[str]:
+    """PREFIXES without those that extend another (its matches are found already)."""
+    ordered = sorted(prefixes, key=lambda p: (len(p), p))
+    kept: list[str] = []
+    for prefix in ordered:
+        if not any(prefix.startswith(shorter) for shorter in kept):
+            kept.append(prefix)
+    return kept
+
+
 _CACHE: dict[int, tuple[Corpus, Analysis]] = {}
 
 
@@ -107,7 +121,8 @@ def analyse(corpus: Corpus) -> Analysis:
     cached = _CACHE.get(id(corpus))
     if cached is not None and cached[0] is corpus:
         return cached[1]
-    analysis = Analysis(corpus)
+    with paused_gc():
+        analysis = Analysis(corpus)
     _CACHE.clear()
     _CACHE[id(corpus)] = (corpus, analysis)
     return analysis

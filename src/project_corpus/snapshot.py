@@ -6,8 +6,11 @@ enforces the limits while reading, and returns a `Corpus` that every command sha
 
 from __future__ import annotations
 
+import contextlib
+import gc
 import os
 import stat
+from collections.abc import Iterator
 from pathlib import Path
 from typing import NamedTuple
 
@@ -134,6 +137,22 @@ class _Reader:
         self.sources.append(RawSource(path, sha256_hex(data), len(data), source_type, doc))
 
 
+@contextlib.contextmanager
+def paused_gc() -> Iterator[None]:
+    """Pause the cyclic garbage collector while building many small acyclic records.
+
+    A 50,000-line corpus makes ~100,000 tuples; without the pause the collector rescans the
+    growing heap again and again (a third of `collect`'s time). Records here hold no cycles.
+    """
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
 def collect(root: str | os.PathLike[str], *, strict: bool = True) -> Corpus:
     """Read the scoped snapshot of ROOT.
 
@@ -141,6 +160,11 @@ def collect(root: str | os.PathLike[str], *, strict: bool = True) -> Corpus:
     PROTOCOL_NONCONFORMANT, a link SOURCE_LINK, bad UTF-8 SOURCE_ENCODING. Not strict (the
     doctor): those problems are returned as `Corpus.findings` and reading goes on.
     """
+    with paused_gc():
+        return _collect(root, strict)
+
+
+def _collect(root: str | os.PathLike[str], strict: bool) -> Corpus:
     root_path = fs.resolve_root(root)
     findings = list(_required_paths(root_path))
     policy, policy_findings = _read_policy(root_path, findings)
