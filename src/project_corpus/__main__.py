@@ -2,6 +2,6 @@
 
 from __future__ import annotations
 
-from project_corpus.console import main
+from project_corpus.console import run
 
-raise SystemExit(main())
+run()

@@ -1,11 +1,15 @@
-"""The console-script entry point: answers `--version` without importing click.
+"""The console-script entry point.
 
-`project-corpus --version` runs on every hook install and CI job; everything else goes to
-`cli.main`.
+`main` answers `--version` without importing click and hands everything else to `cli.main`.
+`run` is what the `project-corpus` script calls: after the command it flushes the standard
+streams and leaves with `os._exit`, skipping the interpreter's teardown of the snapshot's
+hundreds of thousands of small objects (a quarter of a second on a maximum-size corpus).
 """
 
 from __future__ import annotations
 
+import contextlib
+import os
 import sys
 from collections.abc import Sequence
 
@@ -20,3 +24,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     from project_corpus.cli import main as cli_main
 
     return cli_main(args)
+
+
+def run() -> None:
+    code = main()
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(OSError):  # a closed pipe: nothing left to tell
+            stream.flush()
+    os._exit(code)
