@@ -24,7 +24,9 @@ from project_corpus.models import Corpus
 from project_corpus.models import Document
 from project_corpus.models import Item
 from project_corpus.models import Source
+from project_corpus.protocol import PROJECT_KEYS
 from project_corpus.protocol import PROJECT_SECTIONS
+from project_corpus.protocol import STATUS_KEYS
 from project_corpus.protocol import STATUS_SECTIONS
 from project_corpus.protocol import TASK_SECTIONS
 from project_corpus.protocol import section_text
@@ -74,21 +76,8 @@ class Mandatory(NamedTuple):
     sections: tuple[str, ...]
 
 
-PROJECT_SUMMARY = Mandatory(
-    "project", ("Protocol-Version", "Project-ID", "Logical-Name"), PROJECT_SECTIONS
-)
-STATUS_SUMMARY = Mandatory(
-    "status",
-    (
-        "Protocol-Version",
-        "Project-ID",
-        "Lifecycle-Status",
-        "Active-Task-ID",
-        "Last-Verified-At",
-        "Evidence-Class",
-    ),
-    STATUS_SECTIONS,
-)
+PROJECT_SUMMARY = Mandatory("project", PROJECT_KEYS, PROJECT_SECTIONS)
+STATUS_SUMMARY = Mandatory("status", STATUS_KEYS, STATUS_SECTIONS)
 TASK_SUMMARY = Mandatory("task", ("Task-ID", "Task-Status", "Created-At"), TASK_SECTIONS)
 
 # Top-level keys of a bundle and their JSON types (a receipt refuses anything else).

@@ -24,6 +24,15 @@ STATUS_SECTIONS = (
 )
 TASK_SECTIONS = ("Objective", "Scope", "Constraints", "Acceptance Criteria")
 REPORT_SECTIONS = ("Summary", "Evidence", "Limitations")
+PROJECT_KEYS = ("Protocol-Version", "Project-ID", "Logical-Name")
+STATUS_KEYS = (
+    "Protocol-Version",
+    "Project-ID",
+    "Lifecycle-Status",
+    "Active-Task-ID",
+    "Last-Verified-At",
+    "Evidence-Class",
+)
 TASK_KEYS = ("Protocol-Version", "Project-ID", "Task-ID", "Task-Status")
 REPORT_KEYS = ("Protocol-Version", "Project-ID", "Report-ID", "Result")
 LIFECYCLE = ("ACTIVE", "PAUSED", "BLOCKED", "COMPLETE")
@@ -101,7 +110,7 @@ def _role_overlap(doc: Document, path: str, foreign: tuple[str, ...]) -> Iterato
 
 
 def check_project(doc: Document) -> Iterator[Finding]:
-    yield from check_metadata(doc, PROJECT_PATH, ("Protocol-Version", "Project-ID", "Logical-Name"))
+    yield from check_metadata(doc, PROJECT_PATH, PROJECT_KEYS)
     logical = doc.meta_value("Logical-Name")
     if logical is not None and not logical:
         where = next(m.line for m in doc.meta if m.key == "Logical-Name")
@@ -116,15 +125,7 @@ def check_project(doc: Document) -> Iterator[Finding]:
 
 
 def check_status(doc: Document) -> Iterator[Finding]:
-    keys = (
-        "Protocol-Version",
-        "Project-ID",
-        "Lifecycle-Status",
-        "Active-Task-ID",
-        "Last-Verified-At",
-        "Evidence-Class",
-    )
-    yield from check_metadata(doc, STATUS_PATH, keys)
+    yield from check_metadata(doc, STATUS_PATH, STATUS_KEYS)
     for entry in doc.meta:
         problem = _status_value_problem(entry.key, entry.value)
         if problem:
