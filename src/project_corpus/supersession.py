@@ -15,11 +15,16 @@ TARGET_ROOTS = (".project-corpus/tasks/", ".project-corpus/reports/", ".project-
 
 def declared_edges(source: Source) -> list[tuple[int, str]]:
     """(line, target) for each `Supersedes:` line outside fenced code."""
+    candidates = [
+        n for n, line in enumerate(source.doc.lines, start=1) if line.startswith("Supersedes:")
+    ]
+    if not candidates:
+        return []
     code = fenced_line_numbers(source.doc)
     edges = []
-    for number, line in enumerate(source.doc.lines, start=1):
-        if line.startswith("Supersedes:") and number not in code:
-            match = SUPERSEDES_RE.match(line)
+    for number in candidates:
+        if number not in code:
+            match = SUPERSEDES_RE.match(source.doc.lines[number - 1])
             edges.append((number, match.group(1) if match else ""))
     return edges
 
