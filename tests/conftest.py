@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import shutil
 from collections.abc import Callable
@@ -135,6 +136,25 @@ BASE_FILES: dict[str, str] = {
 }
 
 MakeCorpus = Callable[..., Path]
+
+
+def valid_candidate(
+    root: Path, project_id: str = "orbit-cache", **overrides: object
+) -> dict[str, object]:
+    """A Candidate v1 citing line 1 of ROOT's STATUS with its current hash (SPEC §7)."""
+    status = ".project-corpus/state/STATUS.md"
+    digest = hashlib.sha256((root / status).read_bytes()).hexdigest()
+    value: dict[str, object] = {
+        "schema_version": "1",
+        "candidate_id": "c-test-001",
+        "project_id": project_id,
+        "kind": "semantic_fact",
+        "statement": "STATUS is the canonical current state.",
+        "source_refs": [{"source_path": status, "source_sha256": digest, "line_start": 1}],
+        "created_at": "2026-11-25T12:00:00Z",
+        "status": "candidate",
+    }
+    return {**value, **overrides}
 
 
 @pytest.fixture(autouse=True)

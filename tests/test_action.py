@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import re
@@ -17,6 +16,7 @@ import yaml
 from jsonschema.validators import validator_for
 
 from project_corpus import action
+from tests.conftest import valid_candidate
 
 REPO = Path(__file__).resolve().parent.parent
 ACTION_YML = REPO / "action" / "action.yml"
@@ -242,24 +242,7 @@ def test_summary_is_capped_under_one_mebibyte(gha: Runner) -> None:
 
 
 def write_candidate(root: Path, name: str, **overrides: object) -> None:
-    status = (root / STATUS).read_bytes()
-    value: dict[str, object] = {
-        "schema_version": "1",
-        "candidate_id": "c-action-001",
-        "project_id": "orbit-cache",
-        "kind": "semantic_fact",
-        "statement": "STATUS is the canonical current state.",
-        "source_refs": [
-            {
-                "source_path": STATUS,
-                "source_sha256": hashlib.sha256(status).hexdigest(),
-                "line_start": 1,
-            }
-        ],
-        "created_at": "2026-11-25T12:00:00Z",
-        "status": "candidate",
-        **overrides,
-    }
+    value = valid_candidate(root, **{"candidate_id": "c-action-001", **overrides})
     folder = root / ".project-corpus" / "candidates"
     folder.mkdir(parents=True, exist_ok=True)
     (folder / name).write_text(json.dumps(value, indent=2) + "\n", encoding="utf-8")

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import re
@@ -13,6 +12,8 @@ from pathlib import Path
 
 import pytest
 import yaml
+
+from tests.conftest import valid_candidate
 
 REPO = Path(__file__).resolve().parent.parent
 EXAMPLE = REPO / "fixtures" / "example"
@@ -110,23 +111,11 @@ def git_env() -> dict[str, str]:
 
 
 def candidate(root: Path, **overrides: object) -> str:
-    status = (root / STATUS).read_bytes()
-    value: dict[str, object] = {
-        "schema_version": "1",
-        "candidate_id": "c-hook-001",
-        "project_id": "orbit-cache",
-        "kind": "semantic_fact",
-        "statement": "The cache is tracked by the STATUS document.",
-        "source_refs": [
-            {
-                "source_path": STATUS,
-                "source_sha256": hashlib.sha256(status).hexdigest(),
-                "line_start": 1,
-            }
-        ],
-        "created_at": "2026-11-25T12:00:00Z",
-        "status": "candidate",
-    }
+    value = valid_candidate(
+        root,
+        candidate_id="c-hook-001",
+        statement="The cache is tracked by the STATUS document.",
+    )
     return json.dumps({**value, **overrides}, indent=2) + "\n"
 
 

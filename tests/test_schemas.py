@@ -6,7 +6,6 @@ hand-written to fit a schema. A meta-test fails when a schema ships without bein
 
 from __future__ import annotations
 
-import hashlib
 import json
 import shutil
 from collections.abc import Callable
@@ -23,6 +22,7 @@ from tests.conftest import FIXTURES
 from tests.conftest import STATUS as DEMO_STATUS
 from tests.conftest import MakeCorpus
 from tests.conftest import Run
+from tests.conftest import valid_candidate
 
 CLI = Callable[..., Run]
 REPO = Path(__file__).resolve().parent.parent
@@ -189,24 +189,7 @@ def test_receipt_output_matches_schema(cli: CLI, example: Path) -> None:
 
 
 def candidate(root: Path, **overrides: object) -> dict[str, object]:
-    status = (root / STATUS).read_bytes()
-    value: dict[str, object] = {
-        "schema_version": "1",
-        "candidate_id": "c-schema-001",
-        "project_id": "orbit-cache",
-        "kind": "semantic_fact",
-        "statement": "STATUS is the canonical current state.",
-        "source_refs": [
-            {
-                "source_path": STATUS,
-                "source_sha256": hashlib.sha256(status).hexdigest(),
-                "line_start": 1,
-            }
-        ],
-        "created_at": "2026-11-25T12:00:00Z",
-        "status": "candidate",
-    }
-    return {**value, **overrides}
+    return valid_candidate(root, **{"candidate_id": "c-schema-001", **overrides})
 
 
 def write_candidate(root: Path, name: str, value: object) -> Path:
