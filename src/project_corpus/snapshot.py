@@ -149,6 +149,9 @@ def paused_gc() -> Iterator[None]:
     try:
         yield
     finally:
+        # Move what was built to the permanent generation, so the next collection does not
+        # rescan it either (refcounting still frees it when it is dropped).
+        gc.freeze()
         if enabled:
             gc.enable()
 
