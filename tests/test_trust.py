@@ -12,6 +12,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from project_corpus import grant_file
 from project_corpus import trust
 from project_corpus.errors import ContextError
 
@@ -129,7 +130,7 @@ def test_grant_writes_outside_the_project_by_default(project: Path, home: Path) 
     assert result["path"] == str(path)
     assert stat.S_IMODE(path.stat().st_mode) == 0o600
     data = tomllib.loads(path.read_text(encoding="utf-8"))
-    assert list(data) == list(trust.GRANT_KEYS)
+    assert list(data) == list(grant_file.GRANT_KEYS)
     assert data["grant_version"] == "1"
     assert data["protocol_version"] == "2.0"
     assert data["project_id"] == "demo-project"
@@ -205,7 +206,7 @@ def test_grant_refuses_a_missing_policy(project: Path) -> None:
 def test_show_and_load_round_trip(project: Path, tmp_path: Path) -> None:
     out = tmp_path / "elsewhere" / "g.toml"
     written = _grant(project, out=out)
-    loaded = trust.load_grant(out, root=project)
+    loaded = grant_file.load_grant(out, root=project)
     assert loaded == written["grant"]
     shown = trust.show(project, out)
     assert shown["ok"] is True
@@ -223,12 +224,12 @@ def test_regrant_replaces_the_file(project: Path) -> None:
     first = _grant(project)
     second = trust.grant(project, ["corpus.context"])
     assert first["path"] == second["path"]
-    assert trust.load_grant(str(second["path"]))["capability_ceiling"] == ["corpus.context"]
+    assert grant_file.load_grant(str(second["path"]))["capability_ceiling"] == ["corpus.context"]
 
 
 def test_load_missing_grant(tmp_path: Path) -> None:
     with pytest.raises(ContextError) as info:
-        trust.load_grant(tmp_path / "none.toml")
+        grant_file.load_grant(tmp_path / "none.toml")
     assert info.value.code == "TRUST_MISSING"
 
 
@@ -236,9 +237,9 @@ def test_load_refuses_a_grant_inside_the_project(project: Path, tmp_path: Path) 
     out = tmp_path / "g.toml"
     _grant(project, out=out)
     shutil.copy(out, project / "g.toml")
-    assert trust.load_grant(project / "g.toml")  # valid by itself...
+    assert grant_file.load_grant(project / "g.toml")  # valid by itself...
     with pytest.raises(ContextError) as info:  # ...but never trusted for this project
-        trust.load_grant(project / "g.toml", root=project)
+        grant_file.load_grant(project / "g.toml", root=project)
     assert info.value.code == "TRUST_PATH"
 
 
@@ -247,13 +248,13 @@ def test_load_refuses_a_world_writable_grant(project: Path, tmp_path: Path) -> N
     _grant(project, out=out)
     out.chmod(0o666)
     with pytest.raises(ContextError) as info:
-        trust.load_grant(out)
+        grant_file.load_grant(out)
     assert info.value.code == "TRUST_PATH"
 
 
 def test_load_refuses_a_directory(tmp_path: Path) -> None:
     with pytest.raises(ContextError) as info:
-        trust.load_grant(tmp_path)
+        grant_file.load_grant(tmp_path)
     assert info.value.code == "TRUST_PATH"
 
 
@@ -290,14 +291,14 @@ def test_load_is_strict(project: Path, tmp_path: Path, edit: object, code: str) 
     text = edit(out.read_text(encoding="utf-8"))  # type: ignore[operator]
     out.write_bytes(text.encode("utf-8", "surrogateescape"))
     with pytest.raises(ContextError) as info:
-        trust.load_grant(out)
+        grant_file.load_grant(out)
     assert info.value.code == code
 
 
 def test_load_refuses_a_link_loop(tmp_path: Path) -> None:
     (tmp_path / "loop").symlink_to(tmp_path / "loop")
     with pytest.raises(ContextError) as info:
-        trust.load_grant(tmp_path / "loop")
+        grant_file.load_grant(tmp_path / "loop")
     assert info.value.code == "TRUST_PATH"
 
 
@@ -313,21 +314,21 @@ def test_grant_reports_an_unwritable_target(project: Path, tmp_path: Path) -> No
 
 def test_load_refuses_a_huge_file(tmp_path: Path) -> None:
     out = tmp_path / "g.toml"
-    out.write_text("#" * (trust.MAX_GRANT_BYTES + 1), encoding="utf-8")
+    out.write_text("#" * (grant_file.MAX_GRANT_BYTES + 1), encoding="utf-8")
     with pytest.raises(ContextError) as info:
-        trust.load_grant(out)
+        grant_file.load_grant(out)
     assert info.value.code == "TRUST_INVALID"
 
 
 def test_effective_capabilities_intersect_four_sets(project: Path) -> None:
-    loaded = trust.load_grant(str(_grant(project)["path"]))
+    loaded = grant_file.load_grant(str(_grant(project)["path"]))
     effective, denials = trust.effective_capabilities(project, loaded, [*MCP, "corpus.read"])
     assert effective == {"corpus.context", "corpus.read", "mcp.stdio"}
     assert denials == ()
 
 
 def test_session_subset_narrows(project: Path) -> None:
-    loaded = trust.load_grant(str(_grant(project)["path"]))
+    loaded = grant_file.load_grant(str(_grant(project)["path"]))
     effective, denials = trust.effective_capabilities(project, loaded, ["mcp.stdio"])
     assert effective == {"mcp.stdio"}
     assert _codes(denials) == ["TRUST_DENIED"]
@@ -342,20 +343,20 @@ def test_session_subset_narrows(project: Path) -> None:
 
 
 def test_empty_session_denies_everything(project: Path) -> None:
-    loaded = trust.load_grant(str(_grant(project)["path"]))
+    loaded = grant_file.load_grant(str(_grant(project)["path"]))
     effective, _ = trust.effective_capabilities(project, loaded, [])
     assert effective == frozenset()
 
 
 def test_session_refuses_unknown_names(project: Path) -> None:
-    loaded = trust.load_grant(str(_grant(project)["path"]))
+    loaded = grant_file.load_grant(str(_grant(project)["path"]))
     with pytest.raises(ContextError) as info:
         trust.effective_capabilities(project, loaded, ["mcp.stdoi"])
     assert info.value.code == "TRUST_CAPABILITY"
 
 
 def test_grant_ceiling_narrows(project: Path) -> None:
-    loaded = trust.load_grant(str(trust.grant(project, ["mcp.stdio"])["path"]))
+    loaded = grant_file.load_grant(str(trust.grant(project, ["mcp.stdio"])["path"]))
     effective, denials = trust.effective_capabilities(project, loaded, MCP)
     assert effective == {"mcp.stdio"}
     assert "capability_ceiling" in denials[0].detail
@@ -363,8 +364,8 @@ def test_grant_ceiling_narrows(project: Path) -> None:
 
 def test_policy_allow_narrows_and_grant_never_widens(tmp_path: Path, home: Path) -> None:
     root = _corpus(tmp_path / "ro", profile="READ_ONLY", allow='["corpus.context"]')
-    loaded = trust.load_grant(str(trust.grant(root, sorted(trust.HARD_LIMITS))["path"]))
-    effective, denials = trust.effective_capabilities(root, loaded, trust.HARD_LIMITS)
+    loaded = grant_file.load_grant(str(trust.grant(root, sorted(grant_file.HARD_LIMITS))["path"]))
+    effective, denials = trust.effective_capabilities(root, loaded, grant_file.HARD_LIMITS)
     assert effective == {"corpus.context"}
     assert _codes(denials) == ["TRUST_DENIED"]
     assert "profile READ_ONLY" in denials[0].detail
@@ -374,7 +375,7 @@ def test_policy_allow_narrows_and_grant_never_widens(tmp_path: Path, home: Path)
 
 
 def test_policy_edit_after_granting_is_drift(project: Path) -> None:
-    loaded = trust.load_grant(str(_grant(project)["path"]))
+    loaded = grant_file.load_grant(str(_grant(project)["path"]))
     policy = project / ".project-corpus" / "policy.toml"
     policy.write_text(policy.read_text(encoding="utf-8") + "# edited\n", encoding="utf-8")
     effective, denials = trust.effective_capabilities(project, loaded, [*MCP, "corpus.read"])
@@ -388,7 +389,7 @@ def test_policy_edit_after_granting_is_drift(project: Path) -> None:
 
 
 def test_grant_for_another_copy_is_root_changed(project: Path, tmp_path: Path) -> None:
-    loaded = trust.load_grant(str(_grant(project)["path"]))
+    loaded = grant_file.load_grant(str(_grant(project)["path"]))
     copy = tmp_path / "copy"
     shutil.copytree(project, copy)
     effective, denials = trust.effective_capabilities(copy, loaded, MCP)
@@ -397,7 +398,7 @@ def test_grant_for_another_copy_is_root_changed(project: Path, tmp_path: Path) -
 
 
 def test_recreated_root_at_the_same_path_is_root_changed(project: Path, tmp_path: Path) -> None:
-    loaded = trust.load_grant(str(_grant(project)["path"]))
+    loaded = grant_file.load_grant(str(_grant(project)["path"]))
     shutil.copytree(project, tmp_path / "copy")
     shutil.rmtree(project)
     (tmp_path / "copy").rename(project)
@@ -410,7 +411,7 @@ def test_recreated_root_at_the_same_path_is_root_changed(project: Path, tmp_path
 def test_grant_for_another_project_denies_everything(
     project: Path, tmp_path: Path, home: Path
 ) -> None:
-    loaded = trust.load_grant(str(_grant(project)["path"]))
+    loaded = grant_file.load_grant(str(_grant(project)["path"]))
     other = _corpus(tmp_path / "other")
     policy = other / ".project-corpus" / "policy.toml"
     policy.write_text(
@@ -423,7 +424,7 @@ def test_grant_for_another_project_denies_everything(
 
 
 def test_grant_without_a_transport_is_malformed(project: Path) -> None:
-    record = trust.parse_grant(trust.load_grant(str(_grant(project)["path"])))
+    record = grant_file.parse_grant(grant_file.load_grant(str(_grant(project)["path"])))
     loaded = record._replace(transports=()).as_dict()
     with pytest.raises(ContextError) as info:
         trust.effective_capabilities(project, loaded, MCP)
@@ -436,14 +437,14 @@ def test_toml_strings_round_trip(text: str) -> None:
         text.encode("utf-8")
     except UnicodeEncodeError:
         with pytest.raises(ContextError):
-            trust._toml_string(text)
+            grant_file._toml_string(text)
         return
-    assert tomllib.loads(f"v = {trust._toml_string(text)}")["v"] == text
+    assert tomllib.loads(f"v = {grant_file._toml_string(text)}")["v"] == text
 
 
 def test_undecodable_text_is_refused() -> None:
     with pytest.raises(ContextError) as info:
-        trust._toml_string("bad \udcff byte")
+        grant_file._toml_string("bad \udcff byte")
     assert info.value.code == "TRUST_PATH"
 
 
@@ -451,17 +452,11 @@ def test_awkward_root_path_round_trips(tmp_path: Path, home: Path) -> None:
     root = _corpus(tmp_path / 'we"ird\\ \t päth')
     out = tmp_path / "g.toml"
     trust.grant(root, MCP, out=out)
-    loaded = trust.load_grant(out)
+    loaded = grant_file.load_grant(out)
     assert loaded["physical_root"] == str(root.resolve())
     effective, denials = trust.effective_capabilities(root, loaded, MCP)
     assert effective == set(MCP)
     assert denials == ()
-
-
-def test_hard_limits_are_the_maintainer_profile() -> None:
-    from project_corpus.policy import PROFILE_CAPABILITIES
-
-    assert PROFILE_CAPABILITIES["MAINTAINER"] == trust.HARD_LIMITS
 
 
 def test_no_home_directory_needs_an_explicit_path(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -40,6 +40,7 @@ from mcp.server.stdio import stdio_server
 
 from project_corpus import __version__
 from project_corpus import fs
+from project_corpus import grant_file
 from project_corpus import trust
 from project_corpus.bundle import check_budget
 from project_corpus.bundle import compile_bundle
@@ -249,7 +250,7 @@ def check_arguments(
 
 def authorize(session: Session, capabilities: tuple[str, ...]) -> frozenset[str]:
     """Recompute the effective capabilities now; raise the TRUST_* code of a missing one."""
-    grant = trust.load_grant(session.grant_path, root=session.root)
+    grant = grant_file.load_grant(session.grant_path, root=session.root)
     effective, denials = trust.effective_capabilities(session.root, grant, session.allow)
     for capability in capabilities:  # the grant's transports are always ["stdio-mcp"] (v1)
         trust.require(capability, effective, denials)
