@@ -9,12 +9,10 @@ Steps, in the order action.yml runs them:
 - `finish` — combines the recorded exit codes, writes the `exit-code` output, and
   (with `--fail`) exits with it, so the job fails only after every report was written.
 
-Like `cli.main`, this is an entry point: it is the one place here that writes to the terminal.
-The tool runs as a subprocess (`python -m project_corpus …`): the action uses exactly the CLI
-contract a person uses. Inputs arrive as `INPUT_*` environment variables, set through `env:`
-in action.yml (never `${{ }}` inside `run:`); results go to `$GITHUB_OUTPUT`,
-`$GITHUB_STEP_SUMMARY` and stdout. Paths are relative to the working directory (the
-workspace); report paths are relative to ROOT, so the action prefixes ROOT's path inside the
+Like `cli.main`, this is an entry point (it writes to the terminal). The tool runs as a
+subprocess, so the action uses exactly the CLI contract a person uses. Inputs arrive as
+`INPUT_*` variables set through `env:`; results go to `$GITHUB_OUTPUT`, `$GITHUB_STEP_SUMMARY`
+and stdout. Report paths are relative to ROOT, so the action prefixes ROOT's path inside the
 workspace to make annotations, SARIF locations and links point at repository files.
 """
 
@@ -275,14 +273,21 @@ def write_sarif(ctx: Context, target: str) -> bool:
     return True
 
 
+def reported_error(ctx: Context, title: str, result: Completed) -> bool:
+    """True (after annotating and summarising it) when RESULT is a stable error, not a report."""
+    if result.code in (0, 1):
+        return False
+    markdown, note = error_summary(title, result)
+    ctx.emit(note)
+    append_summary(ctx.env, markdown)
+    return True
+
+
 def step_doctor(ctx: Context) -> int:
     args = ["context", "doctor", ctx.root, *common_args(ctx)]
     result = run_cli([*args, "--format", "json"])
     write_output(ctx.env, "doctor-exit-code", str(result.code))
-    if result.code not in (0, 1):
-        markdown, note = error_summary("project-corpus doctor", result)
-        ctx.emit(note)
-        append_summary(ctx.env, markdown)
+    if reported_error(ctx, "project-corpus doctor", result):
         write_output(ctx.env, "sarif-file", "")
         write_output(ctx.env, "findings", "0")
         return 0
@@ -315,10 +320,7 @@ def step_candidates(ctx: Context) -> int:
     args = ["context", "candidate-validate", ctx.root, *files]
     result = run_cli([*args, "--format", "json"])
     write_output(ctx.env, "candidates-exit-code", str(result.code))
-    if result.code not in (0, 1):
-        markdown, note = error_summary("project-corpus candidates", result)
-        ctx.emit(note)
-        append_summary(ctx.env, markdown)
+    if reported_error(ctx, "project-corpus candidates", result):
         return 0
     annotations = run_cli([*args, "--format", "github", "--exit-zero"])
     ctx.emit(prefix_annotations(annotations.out, ctx.prefix))
@@ -342,13 +344,9 @@ def step_eval(ctx: Context) -> int:
             ["context", "eval", ctx.root, "--dataset", dataset, "--format", "markdown"]
         )
     write_output(ctx.env, "eval-exit-code", str(result.code))
-    if result.code not in (0, 1):
-        markdown, note = error_summary("project-corpus eval", result)
-        ctx.emit(note)
-        append_summary(ctx.env, markdown)
-        return 0
-    title = f"## project-corpus eval: {RESULT_WORDS[result.code]}\n\n"
-    append_summary(ctx.env, cut_bytes(title + result.out.rstrip("\n") + "\n\n", MAX_SECTION_BYTES))
+    if not reported_error(ctx, "project-corpus eval", result):
+        # The eval's Markdown report brings its own heading.
+        append_summary(ctx.env, cut_bytes(result.out.rstrip("\n") + "\n\n", MAX_SECTION_BYTES))
     return 0
 
 
