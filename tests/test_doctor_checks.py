@@ -210,6 +210,25 @@ FAILING: dict[str, list[Case]] = {
     ],
     "CONTEXT_SCOPE": [Case(policy('".project-corpus/state/**", ', ""), POLICY_PATH, 1)],
     "SOURCE_LINK": [Case({}, ".project-corpus/reports/linked.md", 1, link_report)],
+    "SOURCE_PATH": [
+        Case(
+            {
+                ".project-corpus/history/Notes.md": "# N\n",
+                ".project-corpus/history/notes.md": "# n\n",
+            },
+            ".project-corpus/history/notes.md",
+            1,
+        ),
+        Case(
+            {
+                ".project-corpus/history/caf\u00e9.md": "# C\n",
+                ".project-corpus/history/cafe\u0301.md": "# c\n",
+            },
+            ".project-corpus/history/caf\u00e9.md",
+            1,
+        ),
+        Case({".project-corpus/reports/con.md": "# C\n"}, ".project-corpus/reports/con.md", 1),
+    ],
     "POLICY_PARSE": [Case(policy("[capabilities]", "[capabilities"), POLICY_PATH, 1)],
     "POLICY_UNKNOWN_KEY": [
         Case(

@@ -246,3 +246,23 @@ def test_missing_root_is_a_stable_error(tmp_path: Path) -> None:
     with pytest.raises(ContextError) as info:
         collect(tmp_path / "nope")
     assert info.value.code == "CONTEXT_ROOT"
+
+
+@pytest.mark.parametrize(
+    "files",
+    [
+        {R + "Notes.md": "# N\n", R + "notes.md": "# n\n"},
+        {R + "caf\u00e9.md": "# C\n", R + "cafe\u0301.md": "# c\n"},
+        {R + "aux.md": "# A\n"},
+        {".project-corpus/history/COM1/x.md": "# X\n"},
+    ],
+    ids=["case", "nfc", "device", "device-folder"],
+)
+def test_non_portable_source_paths_are_refused(
+    make_corpus: MakeCorpus, files: dict[str, str]
+) -> None:
+    root = make_corpus(dict(files))
+    with pytest.raises(ContextError) as info:
+        collect(root)
+    assert info.value.code == "SOURCE_PATH"
+    assert [f.code for f in collect(root, strict=False).findings] == ["SOURCE_PATH"]

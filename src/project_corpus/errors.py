@@ -39,6 +39,7 @@ ERRORS: dict[str, str] = {
     "CONTEXT_PROJECT_ID": "PROJECT.md has no valid Project-ID.",
     "SOURCE_LINK": "A candidate source is a link or a special file.",
     "SOURCE_ENCODING": "A source is not strict UTF-8.",
+    "SOURCE_PATH": "A source path is a device name or collides with another by case or form.",
     # Index (SPEC §4)
     "INDEX_PATH": "The index path is not a .sqlite3 file directly inside .project-corpus/cache/.",
     "INDEX_MISSING": "The index file does not exist; run `context build`.",

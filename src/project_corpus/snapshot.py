@@ -10,6 +10,7 @@ import contextlib
 import gc
 import os
 import stat
+import unicodedata
 from collections.abc import Iterator
 from pathlib import Path
 from typing import NamedTuple
@@ -178,6 +179,7 @@ def _collect(root: str | os.PathLike[str], strict: bool) -> Corpus:
             reader.walk(rel_dir, source_type)
     findings.extend(reader.findings)
     raw = sorted(reader.sources, key=lambda s: s.path)
+    findings.extend(_path_findings([s.path for s in raw], strict))
     by_path = {s.path: s for s in raw}
     findings.extend(_scope_findings(policy, policy_findings, by_path))
     findings.extend(_canonical_findings(by_path, policy))
@@ -236,6 +238,31 @@ def _assemble(
         tuple(findings),
         {s.path: s for s in sources},
     )
+
+
+DEVICE_NAMES = frozenset(
+    ["con", "prn", "aux", "nul", *(f"com{i}" for i in range(10)), *(f"lpt{i}" for i in range(10))]
+)
+
+
+def _path_findings(paths: list[str], strict: bool) -> list[Finding]:
+    """SOURCE_PATH for device names and for paths that collide by case or Unicode form."""
+    findings = []
+    seen: dict[str, str] = {}
+    for path in paths:
+        key = unicodedata.normalize("NFC", path).casefold()
+        other = seen.setdefault(key, path)
+        stems = {part.split(".")[0].casefold() for part in path.split("/")}
+        if other != path:
+            detail = f"collides with {other} by case or Unicode normalisation"
+        elif stems & DEVICE_NAMES:
+            detail = "a path component is a device name on Windows"
+        else:
+            continue
+        if strict:
+            raise ContextError("SOURCE_PATH", f"{path}: {detail}")
+        findings.append(Finding("SOURCE_PATH", path, 1, detail, anchor=f"SOURCE_PATH:{path}"))
+    return findings
 
 
 def _is_real_dir(root: Path, rel: str) -> bool:

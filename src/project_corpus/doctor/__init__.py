@@ -52,6 +52,7 @@ CHECKS: tuple[Check, ...] = (
     conformance.generated_view_unmarked,
     conformance.context_scope,
     conformance.source_link,
+    conformance.source_path,
     policy_checks.policy_parse,
     policy_checks.policy_unknown_key,
     policy_checks.policy_schema,

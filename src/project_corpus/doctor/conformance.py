@@ -228,3 +228,19 @@ def source_link(view: DoctorView) -> Iterator[Issue]:
     Replace the link by a regular file, or move it out of the read scope.
     """
     yield from snapshot_issues(view, "SOURCE_LINK")
+
+
+@check("SOURCE_PATH", "source-path", severity="FAIL", gate=True)
+def source_path(view: DoctorView) -> Iterator[Issue]:
+    """A source path is not portable: a device name, or a case-fold or Unicode collision.
+
+    ## Why it matters
+    On Windows `CON.md` or `nul.md` names a device, not a file; on case-insensitive or
+    normalising filesystems (APFS, NTFS) `Notes.md` and `notes.md`, or the NFC and NFD
+    spellings of one name, are the same file. The corpus would read differently on another
+    machine, so the snapshot is refused.
+
+    ## Fix
+    Rename the file named in the finding (the detail names the path it collides with).
+    """
+    yield from snapshot_issues(view, "SOURCE_PATH")
