@@ -114,11 +114,16 @@ def volatile_without_freshness(view: DoctorView) -> Iterator[Issue]:
     `Freshness-Requirement:` metadata line saying how to re-verify it.
     """
     regex = volatile.compile_terms(volatile.effective_terms(view.config.volatile_terms))
-    exempt = {
-        s.path for s in view.corpus.sources if s.source_type == "state" or _freshness_labelled(s)
+    # One pre-filter per source, so items are looked at only in sources that mention a term.
+    candidates = {
+        s.path
+        for s in view.corpus.sources
+        if s.source_type != "state"
+        and not _freshness_labelled(s)
+        and volatile.may_contain_term("\n".join(s.doc.lines), regex)
     }
     for _, item in _own_items(view, CLAIM_KINDS):
-        if item.source_path in exempt:
+        if item.source_path not in candidates:
             continue
         term = volatile.volatile_term(item.text, regex)
         if term and not volatile.has_date_label(item.text):

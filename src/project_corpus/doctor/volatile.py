@@ -66,12 +66,17 @@ def has_date_label(text: str) -> bool:
     return any(parse_timestamp(match.group(1)) for match in DATE_LABEL_RE.finditer(text))
 
 
+def may_contain_term(text: str, matcher: Matcher | None) -> bool:
+    """False when TEXT certainly holds no term (a cheap substring pre-filter)."""
+    if matcher is None:
+        return False
+    folded = text.casefold()
+    return any(key in folded for key in matcher.keys)
+
+
 def volatile_term(text: str, matcher: Matcher | None) -> str | None:
     """The first volatile term in TEXT, or None."""
-    if matcher is None:
-        return None
-    folded = text.casefold()
-    if not any(key in folded for key in matcher.keys):
+    if matcher is None or not may_contain_term(text, matcher):
         return None
     match = matcher.regex.search(text)
     return " ".join(match.group(0).split()) if match else None
