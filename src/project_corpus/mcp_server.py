@@ -20,6 +20,7 @@ This is the only module that imports the `mcp` SDK; the CLI imports it lazily.
 
 from __future__ import annotations
 
+import gc
 import json
 import logging
 import sys
@@ -362,6 +363,7 @@ async def _run(server: Server[Any]) -> None:
 def serve(root: str, grant_path: str, allow: frozenset[str]) -> None:
     """`project-corpus mcp`: check the grant, then serve stdio MCP until stdin closes."""
     session, effective = start_session(root, grant_path, allow)
+    gc.enable()  # a long-lived process: the console entry turned the collector off
     _configure_logging()
     LOG.info("serving %s; effective capabilities: %s", session.root, " ".join(sorted(effective)))
     if "corpus.context" not in effective:

@@ -150,9 +150,6 @@ def paused_gc() -> Iterator[None]:
     try:
         yield
     finally:
-        # Move what was built to the permanent generation, so the next collection does not
-        # rescan it either (refcounting still frees it when it is dropped).
-        gc.freeze()
         if enabled:
             gc.enable()
 
