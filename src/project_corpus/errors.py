@@ -50,7 +50,7 @@ ERRORS: dict[str, str] = {
     # Retrieval and bundles (SPEC §5, §6)
     "QUERY_EMPTY": "The query has no word character.",
     "QUERY_INVALID": "The query is not valid Unicode text (e.g. undecodable command-line bytes).",
-    "QUERY_LIMIT": "--limit must be an integer from 1 to 100.",
+    "QUERY_LIMIT": "The result limit (--limit) must be an integer from 1 to 100.",
     "BUDGET_INVALID": "max_tokens must be an integer from 80 to 20,000.",
     "BUNDLE_LIMIT": "Even the mandatory summaries do not fit the 65,536-byte envelope.",
     "BUNDLE_HASH": "The bundle's hash does not verify (tampered or malformed bundle).",

@@ -155,7 +155,7 @@ def check_limit(limit: object) -> int:
     value = parse_int(limit)
     if value is None or not 1 <= value <= MAX_LIMIT:
         raise ContextError(
-            "QUERY_LIMIT", f"--limit must be an integer from 1 to {MAX_LIMIT}, got {limit!r}"
+            "QUERY_LIMIT", f"the limit must be an integer from 1 to {MAX_LIMIT}, got {limit!r}"
         )
     return value
 
