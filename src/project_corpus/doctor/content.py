@@ -64,27 +64,20 @@ def duplicate_memory_item(view: DoctorView) -> Iterator[Issue]:
     ## Fix
     Keep the text in one place and refer to it (by path, or a Report-ID) from the others.
     """
-    texts = [
-        (normalise(item.text), item)
-        for source, item in _own_items(view, DUPLICATE_KINDS)
-        if len(item.text) >= MIN_DUPLICATE_CHARS and not _is_table_header(source, item)
-    ]
-    texts = [
-        (text, item)
-        for text, item in texts
-        if len(text) >= MIN_DUPLICATE_CHARS and WORD_RE.search(text)
-    ]
-    kept: dict[str, Item] = {}
-    for text, item in texts:
-        if text not in kept or _rank(item) < _rank(kept[text]):
-            kept[text] = item
-    for text, item in texts:
-        original = kept[text]
-        if original is not item:
-            detail = f"same text as {original.source_path}:{original.line_start}"
-            yield Issue(
-                "DUPLICATE_MEMORY_ITEM", item.source_path, item.line_start, detail, anchor=text
-            )
+    groups: dict[str, list[Item]] = {}
+    for source, item in _own_items(view, DUPLICATE_KINDS):
+        if len(item.text) >= MIN_DUPLICATE_CHARS and not _is_table_header(source, item):
+            groups.setdefault(normalise(item.text), []).append(item)
+    for text, group in groups.items():
+        if len(group) < 2 or len(text) < MIN_DUPLICATE_CHARS or not WORD_RE.search(text):
+            continue
+        original = min(group, key=_rank)
+        for item in group:
+            if item is not original:
+                detail = f"same text as {original.source_path}:{original.line_start}"
+                yield Issue(
+                    "DUPLICATE_MEMORY_ITEM", item.source_path, item.line_start, detail, anchor=text
+                )
 
 
 def _rank(item: Item) -> tuple[int, str, int]:
@@ -114,16 +107,20 @@ def volatile_without_freshness(view: DoctorView) -> Iterator[Issue]:
     `Freshness-Requirement:` metadata line saying how to re-verify it.
     """
     regex = volatile.compile_terms(volatile.effective_terms(view.config.volatile_terms))
-    # One pre-filter per source, so items are looked at only in sources that mention a term.
+    # One pre-filter per source: only items touching a line where a term may start are
+    # matched against the terms.
     candidates = {
-        s.path
+        s.path: lines
         for s in view.corpus.sources
-        if s.source_type != "state"
-        and not _freshness_labelled(s)
-        and volatile.may_contain_term("\n".join(s.doc.lines), regex)
+        if s.source_type != "state" and not _freshness_labelled(s) and not s.foreign
+        for lines in [volatile.candidate_lines(s.doc.lines, regex)]
+        if lines
     }
-    for _, item in _own_items(view, CLAIM_KINDS):
-        if item.source_path not in candidates:
+    for item in view.corpus.items:
+        lines = candidates.get(item.source_path)
+        if lines is None or item.kind not in CLAIM_KINDS:
+            continue
+        if lines.isdisjoint(range(item.line_start, item.line_end + 1)):
             continue
         term = volatile.volatile_term(item.text, regex)
         if term and not volatile.has_date_label(item.text):

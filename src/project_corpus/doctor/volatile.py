@@ -74,6 +74,24 @@ def may_contain_term(text: str, matcher: Matcher | None) -> bool:
     return any(key in folded for key in matcher.keys)
 
 
+def candidate_lines(lines: tuple[str, ...], matcher: Matcher | None) -> set[int]:
+    """Numbers of the lines where a term's key word starts a word: only items touching one
+    of them can hold a term. (Casefolding never adds or removes a newline, so folded lines
+    keep their numbers.)"""
+    if matcher is None:
+        return set()
+    folded = "\n".join(lines).casefold()
+    found: set[int] = set()
+    for key in matcher.keys:
+        position = folded.find(key)
+        while position != -1:
+            before = folded[position - 1] if position else " "
+            if not (before.isalnum() or before == "_"):
+                found.add(folded.count("\n", 0, position) + 1)
+            position = folded.find(key, position + 1)
+    return found
+
+
 def volatile_term(text: str, matcher: Matcher | None) -> str | None:
     """The first volatile term in TEXT, or None."""
     if matcher is None or not may_contain_term(text, matcher):

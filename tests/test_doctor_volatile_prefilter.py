@@ -1,0 +1,49 @@
+"""The volatile-term pre-filter never hides a claim the full matcher would find."""
+
+from __future__ import annotations
+
+from hypothesis import given
+from hypothesis import settings
+from hypothesis import strategies as st
+
+from project_corpus.doctor import volatile
+
+MATCHER = volatile.compile_terms(volatile.effective_terms({}))
+WORDS = st.sampled_from(
+    [
+        "Currently",
+        "right",
+        "now",
+        "RIGHT NOW",
+        "at the\nmoment",
+        "live",
+        "deliver",
+        "alive",
+        "Сейчас",
+        "текущее",
+        "НЕТЕКУЩИЙ",
+        "today",
+        "x_today",
+        "(today)",
+        "ß",
+        "İ",
+        "word",
+        "\n",
+        " ",
+        "-",
+        "на данный\nмомент",
+    ]
+)
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(WORDS, max_size=30))
+def test_every_matching_text_touches_a_candidate_line(words: list[str]) -> None:
+    text = " ".join(words)
+    lines = tuple(text.split("\n"))
+    candidates = volatile.candidate_lines(lines, MATCHER)
+    if volatile.volatile_term(text, MATCHER):
+        assert candidates
+    for number, line in enumerate(lines, start=1):
+        if volatile.volatile_term(line, MATCHER):
+            assert number in candidates
