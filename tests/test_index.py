@@ -280,3 +280,26 @@ def test_a_build_killed_mid_way_leaves_the_old_index(make_corpus: MakeCorpus, cl
     assert (root / INDEX).read_bytes() == old
     assert cli("context", "query", root, "latency").code == 0  # type: ignore[operator]
     assert cli("context", "build", root).code == 0  # type: ignore[operator]
+
+
+def test_a_build_losing_the_race_to_create_the_cache_still_publishes(
+    make_corpus: MakeCorpus, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Another build creates cache/ between our check and our mkdir (simulated exactly)."""
+    from project_corpus import fs
+    from project_corpus.index import build_index
+
+    root = make_corpus()
+    corpus = collect(root)
+    (root / CACHE).mkdir()
+    (root / CACHE / ".gitignore").write_text("*\n")
+    real = fs.entry_kind
+    calls: list[str] = []
+
+    def stale_first_look(dir_fd: int, name: str) -> str | None:
+        calls.append(name)
+        return None if name == "cache" and calls.count("cache") == 2 else real(dir_fd, name)
+
+    monkeypatch.setattr(fs, "entry_kind", stale_first_look)
+    assert build_index(corpus)["ok"] is True
+    assert sorted(os.listdir(root / CACHE)) == [".gitignore", "context.sqlite3"]

@@ -104,8 +104,11 @@ def _check_cache_dir(root: Path, create: bool) -> bool:
     with fs.open_dir(root, ".project-corpus") as pc_fd:
         kind = fs.entry_kind(pc_fd, "cache")
         if kind is None and create:
-            os.mkdir("cache", 0o755, dir_fd=pc_fd)
-            with fs.open_dir(root, CACHE_DIR) as cache_fd:
+            try:
+                os.mkdir("cache", 0o755, dir_fd=pc_fd)
+            except FileExistsError:  # a concurrent build made it first: check what it is
+                return _check_cache_dir(root, create=False)
+            with fs.open_dir(root, CACHE_DIR) as cache_fd, contextlib.suppress(FileExistsError):
                 fs.write_exclusive(cache_fd, ".gitignore", b"*\n")
             return True
         if kind not in (None, "dir"):
