@@ -13,6 +13,7 @@ from typing import NamedTuple
 
 from project_corpus import text as textmod
 from project_corpus.errors import ContextError
+from project_corpus.items import make_item
 from project_corpus.jsonio import canonical_bytes
 from project_corpus.jsonio import canonical_sha256
 from project_corpus.markdown import COMMENT_RE
@@ -20,6 +21,7 @@ from project_corpus.markdown import FENCE_RE
 from project_corpus.models import INDEX_SCHEMA_VERSION
 from project_corpus.models import PROJECT_PATH
 from project_corpus.models import STATUS_PATH
+from project_corpus.models import Block
 from project_corpus.models import Corpus
 from project_corpus.models import Document
 from project_corpus.models import Item
@@ -163,21 +165,7 @@ def mandatory_entry(
     """(bundle item, mandatory read) of one mandatory source; the summary fits ALLOWANCE tokens."""
     text = cut_to_bytes(summary_text(source.doc, spec), allowance * 4)
     line_end = max(1, source.line_count)
-    item = Item(
-        source.project_id,
-        text,
-        source.path,
-        source.sha256,
-        source.source_type,
-        source.authority_class,
-        source.temporal_status,
-        source.timestamp,
-        "",
-        0,
-        1,
-        line_end,
-        "summary",
-    )
+    item = make_item(source, text, (1, line_end), Block("summary", 1, line_end, "", 0))
     reasons = (f"mandatory_{spec.kind}", "bounded_authority_summary")
     read: dict[str, object] = {
         "source_path": source.path,

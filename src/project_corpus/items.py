@@ -9,30 +9,33 @@ from project_corpus.models import Source
 MAX_ITEM_CHARS = 1200
 
 
+def make_item(source: Source, text: str, span: tuple[int, int], block: Block) -> Item:
+    """An item of SOURCE: TEXT over the lines SPAN, in BLOCK's section, of BLOCK's kind."""
+    return Item(
+        source.project_id,
+        text,
+        source.path,
+        source.sha256,
+        source.source_type,
+        source.authority_class,
+        source.temporal_status,
+        source.timestamp,
+        block.section,
+        block.section_line,
+        span[0],
+        span[1],
+        block.kind,
+    )
+
+
 def source_items(source: Source) -> list[Item]:
     """The items of one source, in line order."""
-    items = []
     lines = source.doc.lines
-    for block in source.doc.blocks:
-        for start, end, text in _spans(block, lines):
-            items.append(
-                Item(
-                    source.project_id,
-                    text,
-                    source.path,
-                    source.sha256,
-                    source.source_type,
-                    source.authority_class,
-                    source.temporal_status,
-                    source.timestamp,
-                    block.section,
-                    block.section_line,
-                    start,
-                    end,
-                    block.kind,
-                )
-            )
-    return items
+    return [
+        make_item(source, text, (start, end), block)
+        for block in source.doc.blocks
+        for start, end, text in _spans(block, lines)
+    ]
 
 
 def _spans(block: Block, lines: tuple[str, ...]) -> list[tuple[int, int, str]]:
