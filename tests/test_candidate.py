@@ -13,7 +13,9 @@ from hypothesis import given
 from hypothesis import settings
 from hypothesis import strategies as st
 
+from project_corpus.candidate import KEYS as CANDIDATE_KEYS
 from project_corpus.candidate import PROMOTION
+from project_corpus.candidate import REF_KEYS
 from project_corpus.candidate import candidate_problems
 from project_corpus.candidate import lint_candidates
 from project_corpus.candidate import validate_candidate
@@ -283,21 +285,7 @@ JSON = st.recursive(
     ),
     max_leaves=30,
 )
-KEYS = st.sampled_from(
-    [
-        "schema_version",
-        "candidate_id",
-        "project_id",
-        "kind",
-        "statement",
-        "source_refs",
-        "created_at",
-        "status",
-        "source_path",
-        "source_sha256",
-        "line_start",
-    ]
-)
+KEYS = st.sampled_from([*CANDIDATE_KEYS, *REF_KEYS])
 CANDIDATE_LIKE = st.dictionaries(
     KEYS, JSON | st.lists(st.dictionaries(KEYS, JSON), max_size=3), max_size=10
 )

@@ -119,14 +119,18 @@ def forbidden_contamination(obs: Observation) -> Verdict:
     return Verdict(count, count == 0, tuple(problems))
 
 
-def top_source_correct(obs: Observation) -> Verdict:
-    expected = obs.case.expected_top_source_path
+def _top_field(obs: Observation, expected: str | None, field: str, label: str) -> Verdict:
+    """Whether the top retrieval result's FIELD equals EXPECTED (untested when None)."""
     if expected is None:
         return UNTESTED
-    top = obs.results[0].item.source_path if obs.results else None
+    top = getattr(obs.results[0].item, field) if obs.results else None
     return _boolean(
-        [] if top == expected else [f"top retrieval source is {top}, expected {expected}"]
+        [] if top == expected else [f"top retrieval {label} is {top}, expected {expected}"]
     )
+
+
+def top_source_correct(obs: Observation) -> Verdict:
+    return _top_field(obs, obs.case.expected_top_source_path, "source_path", "source")
 
 
 def top_k_correct(obs: Observation) -> Verdict:
@@ -165,13 +169,7 @@ def source_specific_correct(obs: Observation) -> Verdict:
 
 
 def current_historical_correct(obs: Observation) -> Verdict:
-    expected = obs.case.expected_temporal_status
-    if expected is None:
-        return UNTESTED
-    top = obs.results[0].item.temporal_status if obs.results else None
-    return _boolean(
-        [] if top == expected else [f"top retrieval result is {top}, expected {expected}"]
-    )
+    return _top_field(obs, obs.case.expected_temporal_status, "temporal_status", "result")
 
 
 def _bundle_paths(obs: Observation) -> set[str]:
