@@ -74,8 +74,8 @@ def test_heading_needs_a_space_after_the_hashes() -> None:
     assert [(h.title, h.line) for h in doc.headings] == [("Real", 2)]
 
 
-def test_blocks_split_lists_tables_comments_and_code() -> None:
-    kinds = [(b.kind, b.line_start, b.line_end) for b in parse_document(DOC).blocks]
+def test_items_split_lists_tables_comments_and_code() -> None:
+    kinds = [(b.kind, b.line_start, b.line_end) for b in parse_document(DOC).spans]
     assert kinds == [
         ("heading", 1, 1),
         ("meta", 2, 2),
@@ -94,7 +94,7 @@ def test_blocks_split_lists_tables_comments_and_code() -> None:
 
 
 def test_section_path_excludes_the_title_and_nests_deeper_headings() -> None:
-    blocks = parse_document(DOC).blocks
+    blocks = parse_document(DOC).spans
     assert blocks[-1].section == "Objective > Deeper"
     assert blocks[-1].section_line == 19
     assert blocks[1].section == ""
@@ -103,7 +103,7 @@ def test_section_path_excludes_the_title_and_nests_deeper_headings() -> None:
 
 def test_long_code_blocks_split_every_40_lines() -> None:
     text = "# T\n\n```\n" + "\n".join(f"line {i}" for i in range(100)) + "\n```\n"
-    code = [b for b in parse_document(text).blocks if b.kind == "code"]
+    code = [b for b in parse_document(text).spans if b.kind == "code"]
     assert [(b.line_start, b.line_end) for b in code] == [(3, 42), (43, 82), (83, 104)]
 
 

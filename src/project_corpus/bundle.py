@@ -21,11 +21,11 @@ from project_corpus.markdown import FENCE_RE
 from project_corpus.models import INDEX_SCHEMA_VERSION
 from project_corpus.models import PROJECT_PATH
 from project_corpus.models import STATUS_PATH
-from project_corpus.models import Block
 from project_corpus.models import Corpus
 from project_corpus.models import Document
 from project_corpus.models import Item
 from project_corpus.models import Source
+from project_corpus.models import Span
 from project_corpus.protocol import PROJECT_KEYS
 from project_corpus.protocol import PROJECT_SECTIONS
 from project_corpus.protocol import STATUS_KEYS
@@ -165,7 +165,7 @@ def mandatory_entry(
     """(bundle item, mandatory read) of one mandatory source; the summary fits ALLOWANCE tokens."""
     text = cut_to_bytes(summary_text(source.doc, spec), allowance * 4)
     line_end = max(1, source.line_count)
-    item = make_item(source, text, (1, line_end), Block("summary", 1, line_end, "", 0))
+    item = make_item(source, Span("summary", 1, line_end, "", 0, text))
     reasons = (f"mandatory_{spec.kind}", "bounded_authority_summary")
     read: dict[str, object] = {
         "source_path": source.path,

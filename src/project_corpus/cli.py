@@ -9,7 +9,6 @@ errors to exit codes: 0 ok, 1 findings, 2 a stable error (JSON envelope on stder
 from __future__ import annotations
 
 import sys
-import traceback
 from collections.abc import Callable
 from collections.abc import Sequence
 from typing import TypeVar
@@ -368,6 +367,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     except Exception as exc:  # the one broad handler: anything else is a bug
         if "--debug" in args:
+            import traceback
+
             traceback.print_exc()
         _report_error(
             "INTERNAL_ERROR",

@@ -17,10 +17,10 @@ from typing import NamedTuple
 from project_corpus import __version__
 from project_corpus import fs
 from project_corpus.errors import ContextError
+from project_corpus.models import CACHE_DIR
 from project_corpus.models import INDEX_SCHEMA_VERSION
 from project_corpus.models import Corpus
 
-CACHE_DIR = ".project-corpus/cache"
 DEFAULT_INDEX = f"{CACHE_DIR}/context.sqlite3"
 STAGING_PREFIX = ".staging-"
 MAX_INDEX_BYTES = 128 * 1024 * 1024

@@ -7,11 +7,13 @@ ATX headings (`#{1,6}` + space) outside fenced code.
 from __future__ import annotations
 
 import re
+from functools import partial
+from itertools import zip_longest
 
-from project_corpus.models import Block
 from project_corpus.models import Document
 from project_corpus.models import Heading
 from project_corpus.models import MetaLine
+from project_corpus.models import Span
 
 META_RE = re.compile(r"^([A-Za-z][A-Za-z0-9-]*):(.*)$")
 HEADING_RE = re.compile(r"^ {0,3}(#{1,6}) +(.*?)(?: +#+)? *$|^ {0,3}(#{1,6})$")
@@ -19,12 +21,12 @@ FENCE_RE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 LIST_RE = re.compile(r"^ {0,3}(?:[-*+]|\d{1,9}[.)])(?: |$)")
 COMMENT_RE = re.compile(r"^\s*<!--.*-->\s*$")
 CODE_CHUNK_LINES = 40
+MAX_ITEM_CHARS = 1200
 
 
 def split_lines(text: str) -> tuple[str, ...]:
     """Split on `\\n`; drop one trailing `\\r` per line; a final newline ends the last line."""
-    if text.startswith("\ufeff"):
-        text = text[1:]
+    text = text.removeprefix("\ufeff")
     lines = text.split("\n")
     if lines and lines[-1] == "":
         lines.pop()
@@ -34,25 +36,57 @@ def split_lines(text: str) -> tuple[str, ...]:
 
 
 def parse_document(text: str) -> Document:
+    text = text.removeprefix("\ufeff")
     lines = split_lines(text)
-    # The first non-blank character of each line decides almost everything; one pass of
-    # C-level slicing here spares the per-line regular expressions below.
-    firsts = [line.lstrip()[:1] for line in lines]
-    fences = _fences(lines, [i for i, first in enumerate(firsts) if first in _FENCE_CHARS])
-    code = {n for start, end in fences for n in range(start, end + 1)}
-    hashes = [i for i, first in enumerate(firsts) if first == "#"]
-    headings = tuple(_headings(lines, hashes, code))
+    # One character per line says what the line can be (its first non-blank character, " "
+    # for a blank line); regular expressions then run on the few candidate lines only, and
+    # blocks are runs in the resolved signature, found by one regex scan (SPEC §3).
+    sig = "".join([(line.lstrip() or " ")[0] for line in lines])
+    sig = _OTHER_RE.sub("p", sig).translate(_LIST_STARTS)
+    fences = tuple(_fences(lines, _positions(_FENCE_START_RE, sig)))
+    marked = _mark_code(sig, fences)
+    kinds = list(marked)
+    headings = tuple(_headings(lines, kinds, _positions(_HASH_RE, marked)))
     meta = tuple(_metadata(lines, headings))
-    blocks = tuple(_blocks(lines, firsts, fences, headings, {m.line for m in meta}))
-    return Document(lines, meta, headings, blocks)
+    for entry in meta:
+        kinds[entry.line - 1] = "m"
+    _resolve_lines(lines, kinds, marked)
+    spans = tuple(_spans(lines, "".join(kinds), headings))
+    return Document(text, lines, meta, headings, fences, spans, len(lines) - sig.count(" "))
 
 
-_FENCE_CHARS = frozenset("`~")
+# Signature characters: " " blank, "p" paragraph, "#" heading?, "`" "~" fence?, "<" comment?,
+# "|" table row, "l" list item?; resolved to "h" heading, "F" fence line opening code, "c"
+# code, "m" metadata, "C" comment, "i" an indented paragraph line continuing a list item.
+_OTHER_RE = re.compile(r"[^ #`~<|*+\-0-9]")
+_LIST_STARTS = str.maketrans(dict.fromkeys("-*+0123456789", "l"))
+_FENCE_START_RE = re.compile(r"[`~]")
+_HASH_RE = re.compile("#")
+_COMMENT_START_RE = re.compile("<")
+_LIST_START_RE = re.compile("l")
+_BLOCK_RE = re.compile(r"p+|li*|Fc*|[hmC|]")
+_KIND_NAMES = {"p": "paragraph", "l": "list", "F": "code", "h": "heading", "m": "meta"}
+_KIND_NAMES |= {"C": "comment", "|": "table"}
 
 
 def fenced_line_numbers(doc: Document) -> set[int]:
     """1-based numbers of the lines inside fenced code (fence lines included)."""
-    return {n for b in doc.blocks if b.kind == "code" for n in range(b.line_start, b.line_end + 1)}
+    return {n for first, last in doc.fences for n in range(first, last + 1)}
+
+
+def _positions(pattern: re.Pattern[str], sig: str) -> list[int]:
+    """0-based indexes of the lines whose signature character PATTERN matches."""
+    return [match.start() for match in pattern.finditer(sig)]
+
+
+def _mark_code(sig: str, fences: tuple[tuple[int, int], ...]) -> str:
+    """SIG with each fenced range as "F" and "c"s; other fence candidates are paragraphs."""
+    pieces, done = [], 0
+    for first, last in fences:
+        pieces += [sig[done : first - 1], "F", "c" * (last - first)]
+        done = last
+    pieces.append(sig[done:])
+    return "".join(pieces).replace("`", "p").replace("~", "p")
 
 
 def _fences(lines: tuple[str, ...], candidates: list[int]) -> list[tuple[int, int]]:
@@ -81,15 +115,18 @@ def _fences(lines: tuple[str, ...], candidates: list[int]) -> list[tuple[int, in
     return ranges
 
 
-def _headings(lines: tuple[str, ...], candidates: list[int], code: set[int]) -> list[Heading]:
+def _headings(lines: tuple[str, ...], kinds: list[str], candidates: list[int]) -> list[Heading]:
+    """The ATX headings among the CANDIDATES ("#" lines outside code); each is resolved to
+    "h" or "p" in KINDS."""
     result = []
     for index in candidates:
-        if index + 1 in code:
-            continue
         match = HEADING_RE.match(lines[index])
         if match:
             hashes = match.group(1) or match.group(3)
             result.append(Heading(len(hashes), (match.group(2) or "").strip(), index + 1))
+            kinds[index] = "h"
+        else:
+            kinds[index] = "p"
     return result
 
 
@@ -113,92 +150,108 @@ def _metadata(lines: tuple[str, ...], headings: tuple[Heading, ...]) -> list[Met
     return result
 
 
-_KIND_STARTS = frozenset("<|-*+0123456789")
+def _resolve_lines(lines: tuple[str, ...], kinds: list[str], marked: str) -> None:
+    """Resolve the comment and list candidates of MARKED in KINDS, then mark the indented
+    paragraph lines that continue a list item ("i")."""
+    for index in _positions(_COMMENT_START_RE, marked):
+        kinds[index] = "C" if COMMENT_RE.match(lines[index]) else "p"
+    items = []
+    for index in _positions(_LIST_START_RE, marked):
+        if LIST_RE.match(lines[index]):
+            items.append(index)
+        else:
+            kinds[index] = "p"
+    count = len(kinds)
+    for index in items:
+        index += 1
+        while index < count and kinds[index] == "p" and lines[index][:1] in " \t":
+            kinds[index] = "i"
+            index += 1
 
 
-def _line_kind(line: str, first: str) -> str:
-    """comment, table, list or paragraph for a non-blank, non-special line."""
-    if first not in _KIND_STARTS:
-        return "paragraph"
-    if first == "<":
-        return "comment" if COMMENT_RE.match(line) else "paragraph"
-    if first == "|":
-        return "table"
-    return "list" if LIST_RE.match(line) else "paragraph"
+def _spans(lines: tuple[str, ...], kinds: str, headings: tuple[Heading, ...]) -> list[Span]:
+    """The items of a document: runs in its resolved signature KINDS, in their sections.
 
-
-class _Sections:
-    """The heading path while walking a document (H1 is the title, not a section)."""
-
-    def __init__(self) -> None:
-        self.stack: list[Heading] = []
-        self.path, self.line = "", 0
-
-    def enter(self, heading: Heading) -> None:
-        if heading.level >= 2:
-            self.stack = [h for h in self.stack if h.level < heading.level] + [heading]
-            self.path, self.line = " > ".join(h.title for h in self.stack), heading.line
-
-
-def _blocks(
-    lines: tuple[str, ...],
-    firsts: list[str],
-    fences: list[tuple[int, int]],
-    headings: tuple[Heading, ...],
-    meta_lines: set[int],
-) -> list[Block]:
-    heading_at = {h.line: h for h in headings}
-    fence_end = dict(fences)
-    special = heading_at.keys() | fence_end.keys() | meta_lines
-    sections = _Sections()
-    blocks: list[Block] = []
-    open_kind, open_start, open_end = "", 0, 0
-    skip_to = 0
-    for number, first in enumerate(firsts, start=1):
-        if number <= skip_to:
-            continue
-        kind = "" if not first or number in special else _line_kind(lines[number - 1], first)
-        if open_kind:
-            if kind == "paragraph" and (
-                open_kind == "paragraph" or (open_kind == "list" and lines[number - 1][:1] in " \t")
-            ):
-                open_end = number
-                continue
-            blocks.append(Block(open_kind, open_start, open_end, sections.path, sections.line))
-            open_kind = ""
-        if kind:
-            open_kind, open_start, open_end = kind, number, number
-        elif first:
-            skip_to = _special_block(number, heading_at, fence_end, sections, blocks)
-    if open_kind:
-        blocks.append(Block(open_kind, open_start, open_end, sections.path, sections.line))
-    return blocks
-
-
-def _special_block(
-    number: int,
-    heading_at: dict[int, Heading],
-    fence_end: dict[int, int],
-    sections: _Sections,
-    blocks: list[Block],
-) -> int:
-    """Append the heading, code or metadata block starting at NUMBER; returns its last line."""
-    if number in heading_at:
-        heading = heading_at[number]
-        sections.enter(heading)
-        titled = heading.level >= 2
-        path, line = (sections.path, sections.line) if titled else ("", 0)
-        blocks.append(Block("heading", number, number, path, line))
-        return number
-    if number in fence_end:
-        blocks.extend(_code_chunks(number, fence_end[number], sections))
-        return fence_end[number]
-    blocks.append(Block("meta", number, number, sections.path, sections.line))
-    return number
-
-
-def _code_chunks(first: int, last: int, sections: _Sections) -> list[Block]:
-    return [
-        Block("code", start, min(start + CODE_CHUNK_LINES - 1, last), sections.path, sections.line)
-        for start in range(first, last + 1, CODE_CHUNK_LINES)
+    Headings, metadata lines, table rows and comments are one line each; a paragraph runs
+    over consecutive paragraph lines, a list item over its indented continuation lines;
+    fenced code is cut every 40 lines, and any block longer than 1,200 characters at line
+    boundaries (`_split`). Built column-wise: one comprehension per document, no per-block
+    function calls except for those rare long blocks.
+    """
+    section, section_line = _sections(len(lines), headings)
+    bounds = [match.span() for match in _BLOCK_RE.finditer(kinds)]
+    names = _KIND_NAMES
+    rows = [
+        (names[kinds[a]], a + 1, b, section[a], section_line[a], "\n".join(lines[a:b]).strip())
+        for a, b in bounds
     ]
+    long = [
+        index
+        for index, row in enumerate(rows)
+        if len(row[5]) >= MAX_ITEM_CHARS
+        or (row[0] == "code" and row[2] - row[1] >= CODE_CHUNK_LINES)
+    ]
+    spans = list(map(_new_span, rows))
+    for index in reversed(long):
+        spans[index : index + 1] = _long_block(lines, spans[index])
+    return spans
+
+
+_new_span = partial(tuple.__new__, Span)
+
+
+def _sections(count: int, headings: tuple[Heading, ...]) -> tuple[list[str], list[int]]:
+    """The section path and section line of each of COUNT lines (0-based). A heading of
+    level 2 or deeper opens a section (its own line included); H1 is the title: its line
+    has no section and it does not change the current one."""
+    paths, numbers = [""] * count, [0] * count
+    stack: list[Heading] = []
+    opened = [h for h in headings if h.level >= 2]
+    for heading, after in zip_longest(opened, opened[1:]):
+        stack = [h for h in stack if h.level < heading.level] + [heading]
+        start, end = heading.line - 1, after.line - 1 if after else count
+        paths[start:end] = [" > ".join(h.title for h in stack)] * (end - start)
+        numbers[start:end] = [heading.line] * (end - start)
+    for heading in headings:
+        if heading.level == 1:
+            paths[heading.line - 1], numbers[heading.line - 1] = "", 0
+    return paths, numbers
+
+
+def _long_block(lines: tuple[str, ...], span: Span) -> list[Span]:
+    """The items of a block that is code over 40 lines or text over 1,200 characters."""
+    step = CODE_CHUNK_LINES if span.kind == "code" else span.line_end - span.line_start + 1
+    where = (span.kind, span.section, span.section_line)
+    return [
+        item
+        for first in range(span.line_start - 1, span.line_end, step)
+        for item in _split(lines, first, min(first + step, span.line_end), where)
+    ]
+
+
+def _split(
+    lines: tuple[str, ...], first: int, last: int, where: tuple[str, str, int]
+) -> list[Span]:
+    """The items of lines[FIRST:LAST] (a block, or a 40-line chunk of code): one item, or
+    cuts at line boundaries so that no item exceeds 1,200 characters (a single longer line
+    is one item cut to 1,200 characters). Blank items are dropped."""
+    kind, section, section_line = where
+    whole = "\n".join(lines[first:last]).strip()
+    if len(whole) < MAX_ITEM_CHARS:
+        return [Span(kind, first + 1, last, section, section_line, whole)] if whole else []
+    cuts = []
+    start, length = first, 0
+    for index in range(first, last):
+        added = len(lines[index]) + (1 if index > start else 0)
+        if index > start and length + added > MAX_ITEM_CHARS:
+            cuts.append((start, index))
+            start, length = index, len(lines[index])
+        else:
+            length += added
+    cuts.append((start, last))
+    spans = []
+    for a, b in cuts:
+        text = "\n".join(lines[a:b]).strip()[:MAX_ITEM_CHARS]
+        if text:
+            spans.append(Span(kind, a + 1, b, section, section_line, text))
+    return spans

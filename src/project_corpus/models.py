@@ -8,6 +8,8 @@ Everything here is immutable data. Behaviour lives in module-level functions els
 from __future__ import annotations
 
 import hashlib
+from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 from typing import NamedTuple
 
@@ -15,6 +17,7 @@ FRESHNESS_REQUIREMENT = "READ_PRIMARY_SOURCE_BEFORE_AUTHORITY_CLAIM"
 INDEX_SCHEMA_VERSION = "1"
 
 STATE_DIR = ".project-corpus/state"
+CACHE_DIR = ".project-corpus/cache"
 PROJECT_PATH = ".project-corpus/state/PROJECT.md"
 STATUS_PATH = ".project-corpus/state/STATUS.md"
 SOURCE_ROOTS = {
@@ -41,12 +44,13 @@ class Heading(NamedTuple):
     line: int
 
 
-class Block(NamedTuple):
-    """A contiguous span of non-blank lines that becomes one or more items.
+class Span(NamedTuple):
+    """Where one item lies in its document and its text (SPEC §3); `items` adds the source's
+    provenance to make an `Item`, the doctor reads spans directly.
 
-    `kind` is one of: meta, heading, list, table, code, comment, paragraph.
-    `section` is the heading path (H2 and deeper, joined with " > "), `section_line` the
-    line of the heading that opened it (0 when none).
+    `kind` is the block the item comes from: meta, heading, list, table, code, comment or
+    paragraph. `section` is the heading path (H2 and deeper, joined with " > "),
+    `section_line` the line of the heading that opened it (0 when none).
     """
 
     kind: str
@@ -54,15 +58,21 @@ class Block(NamedTuple):
     line_end: int
     section: str
     section_line: int
+    text: str
 
 
 class Document(NamedTuple):
-    """A parsed Markdown document: its lines (1-based numbering is `index + 1`)."""
+    """A parsed Markdown document: its text (without a byte order mark), its lines (1-based
+    numbering is `index + 1`), the (first, last) lines of each fenced code block, and its
+    items' spans in line order."""
 
+    text: str
     lines: tuple[str, ...]
     meta: tuple[MetaLine, ...]
     headings: tuple[Heading, ...]
-    blocks: tuple[Block, ...]
+    fences: tuple[tuple[int, int], ...]
+    spans: tuple[Span, ...]
+    nonblank_lines: int
 
     def meta_value(self, key: str) -> str | None:
         """The value of the first metadata line with exactly this key."""
@@ -183,27 +193,38 @@ class Policy(NamedTuple):
     lines: dict[str, int]  # line of each top-level key/table in the file, for findings
 
 
-class Corpus(NamedTuple):
+@dataclass(frozen=True, eq=False)
+class Corpus:
     """The scoped snapshot: everything a context command needs, read once.
 
     With `collect(strict=False)` (the doctor's mode) `findings` holds the conformance and
     link problems met on the way, and `project_id` may be "" when PROJECT is unusable.
     `sources` includes foreign sources; `items` are of every source, foreign included
-    (retrieval filters by project).
+    (retrieval filters by project), and are made on first use: the doctor reads the
+    documents' spans and never needs them.
     """
 
     root: Path
     project_id: str
     policy: Policy
     sources: tuple[Source, ...]
-    items: tuple[Item, ...]
     relations: tuple[Relation, ...]
     snapshot_digest: str
     active_task_id: str | None
     active_path: str | None
     last_verified_at: str | None
     findings: tuple[Finding, ...]
-    by_path: dict[str, Source]  # the same sources, keyed by path
+
+    @cached_property
+    def by_path(self) -> dict[str, Source]:
+        """The same sources, keyed by path."""
+        return {src.path: src for src in self.sources}
+
+    @cached_property
+    def items(self) -> tuple[Item, ...]:
+        from project_corpus.items import source_items
+
+        return tuple(item for src in self.sources for item in source_items(src))
 
     def source(self, path: str) -> Source | None:
         return self.by_path.get(path)

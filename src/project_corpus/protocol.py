@@ -171,13 +171,11 @@ def check_artifact(doc: Document, path: str, source_type: str) -> Iterator[Findi
         if source_type == "task"
         else (REPORT_KEYS, REPORT_SECTIONS, "Report-ID")
     )
-    for finding in (*check_metadata(doc, path, keys), *check_sections(doc, path, sections)):
-        if finding.code in ("MISSING_METADATA", "MISSING_SECTION"):
-            yield finding._replace(
-                code="ARTIFACT_SHAPE",
-                detail=f"missing {finding.detail}",
-                anchor=f"ARTIFACT_SHAPE:missing {finding.detail}",
-            )
+    present = {entry.key for entry in doc.meta}
+    titles = {heading.title for heading in doc.headings if heading.level == 2}
+    missing = [k for k in keys if k not in present] + [n for n in sections if n not in titles]
+    for name in missing:
+        yield _finding("ARTIFACT_SHAPE", path, 1, f"missing {name}")
     value = doc.meta_value(id_key)
     stem = path.rsplit("/", 1)[-1][: -len(".md")]
     if value is not None and value != stem:

@@ -18,7 +18,6 @@ from typing import NamedTuple
 from project_corpus import classify
 from project_corpus import fs
 from project_corpus.errors import ContextError
-from project_corpus.items import source_items
 from project_corpus.jsonio import canonical_sha256
 from project_corpus.jsonio import sha256_hex
 from project_corpus.markdown import parse_document
@@ -130,7 +129,7 @@ class _Reader:
             self.problem(code, path, f"not UTF-8 at byte {exc.start}")
             return
         doc = parse_document(text)
-        self.nonblank += sum(1 for line in doc.lines if line.strip())
+        self.nonblank += doc.nonblank_lines
         if self.nonblank > MAX_NONBLANK_LINES:
             raise ContextError(
                 "CONTEXT_LIMIT", f"nonblank_lines: more than {MAX_NONBLANK_LINES} non-blank lines"
@@ -219,21 +218,18 @@ def _assemble(
     sources = [
         s._replace(temporal_status="superseded") if s.path in superseded else s for s in sources
     ]
-    items = tuple(item for src in sources for item in source_items(src))
     digest = canonical_sha256({s.path: s.sha256 for s in sources})
     return Corpus(
         root,
         project_id,
         policy,
         tuple(sources),
-        items,
         tuple(rels),
         digest,
         active_id,
         active_path,
         last_verified,
         tuple(findings),
-        {s.path: s for s in sources},
     )
 
 

@@ -15,6 +15,8 @@ TARGET_ROOTS = (".project-corpus/tasks/", ".project-corpus/reports/", ".project-
 
 def declared_edges(source: Source) -> list[tuple[int, str]]:
     """(line, target) for each `Supersedes:` line outside fenced code."""
+    if "Supersedes:" not in source.doc.text:
+        return []
     candidates = [
         n for n, line in enumerate(source.doc.lines, start=1) if line.startswith("Supersedes:")
     ]

@@ -147,6 +147,7 @@ def memory_doctor(
         candidate_files,
         _by_code(from_finding(f) for f in corpus.findings),
         _candidate_issues(candidate_files, corpus),
+        {},
     )
     issues, skipped = run_checks(view, CHECKS, lint)
     entries = finalize(issues, CHECKS_BY_CODE, lint, corpus)

@@ -16,10 +16,12 @@ from project_corpus.doctor import volatile
 from project_corpus.doctor.registry import DoctorView
 from project_corpus.doctor.registry import Issue
 from project_corpus.doctor.registry import check
+from project_corpus.doctor.registry import folded_text
 from project_corpus.doctor.registry import from_finding
+from project_corpus.markdown import MAX_ITEM_CHARS
 from project_corpus.models import STATUS_PATH
-from project_corpus.models import Item
 from project_corpus.models import Source
+from project_corpus.models import Span
 from project_corpus.protocol import check_artifact
 from project_corpus.text import normalise
 from project_corpus.timeparse import parse_timestamp
@@ -32,21 +34,16 @@ WORD_RE = re.compile(r"\w")
 TABLE_DELIMITER_RE = re.compile(r"^\s*\|?\s*:?-+:?\s*(?:\|\s*:?-+:?\s*)*\|?\s*$")
 
 
-def _own_items(view: DoctorView, kinds: frozenset[str]) -> Iterator[tuple[Source, Item]]:
-    by_path = view.corpus.by_path
-    for item in view.corpus.items:
-        source = by_path[item.source_path]
-        if item.kind in kinds and not source.foreign:
-            yield source, item
+def _own_sources(view: DoctorView) -> Iterator[Source]:
+    return (source for source in view.corpus.sources if not source.foreign)
 
 
-def _is_table_header(source: Source, item: Item) -> bool:
+def _is_table_header(lines: tuple[str, ...], span: Span) -> bool:
     """A table row followed by a delimiter row (`|---|---|`): structure, not content."""
-    lines = source.doc.lines
     return (
-        item.kind == "table"
-        and item.line_end < len(lines)
-        and bool(TABLE_DELIMITER_RE.match(lines[item.line_end]))
+        span.kind == "table"
+        and span.line_end < len(lines)
+        and bool(TABLE_DELIMITER_RE.match(lines[span.line_end]))
     )
 
 
@@ -64,25 +61,36 @@ def duplicate_memory_item(view: DoctorView) -> Iterator[Issue]:
     ## Fix
     Keep the text in one place and refer to it (by path, or a Report-ID) from the others.
     """
-    groups: dict[str, list[Item]] = {}
-    for source, item in _own_items(view, DUPLICATE_KINDS):
-        if len(item.text) >= MIN_DUPLICATE_CHARS and not _is_table_header(source, item):
-            groups.setdefault(normalise(item.text), []).append(item)
+    groups: dict[str, list[tuple[int, str, int]]] = {}
+    for source in _own_sources(view):
+        rank, path, lines = AUTHORITY_RANK[source.authority_class], source.path, source.doc.lines
+        folded: list[str] = []
+        for span in source.doc.spans:
+            if (
+                len(span.text) >= MIN_DUPLICATE_CHARS
+                and span.kind in DUPLICATE_KINDS
+                and not _is_table_header(lines, span)
+            ):
+                folded = folded or folded_text(view, source).split("\n")
+                key = _normalised(span, folded)
+                groups.setdefault(key, []).append((rank, path, span.line_start))
     for text, group in groups.items():
         if len(group) < 2 or len(text) < MIN_DUPLICATE_CHARS or not WORD_RE.search(text):
             continue
-        original = min(group, key=_rank)
-        for item in group:
-            if item is not original:
-                detail = f"same text as {original.source_path}:{original.line_start}"
-                yield Issue(
-                    "DUPLICATE_MEMORY_ITEM", item.source_path, item.line_start, detail, anchor=text
-                )
+        # The copy that is kept: the most authoritative, then the first by path and line.
+        original = min(group)
+        for copy in group:
+            if copy != original:
+                detail = f"same text as {original[1]}:{original[2]}"
+                yield Issue("DUPLICATE_MEMORY_ITEM", copy[1], copy[2], detail, anchor=text)
 
 
-def _rank(item: Item) -> tuple[int, str, int]:
-    """The copy that is kept: the most authoritative, then the first by path and line."""
-    return AUTHORITY_RANK[item.authority_class], item.source_path, item.line_start
+def _normalised(span: Span, folded_lines: list[str]) -> str:
+    """`normalise(span.text)`, from the document's casefolded lines (casefolding is per
+    character, so the lines of a span fold to the folded span) unless the text was cut."""
+    if len(span.text) >= MAX_ITEM_CHARS:
+        return normalise(span.text)
+    return " ".join(" ".join(folded_lines[span.line_start - 1 : span.line_end]).split())
 
 
 def _freshness_labelled(source: Source) -> bool:
@@ -113,24 +121,27 @@ def volatile_without_freshness(view: DoctorView) -> Iterator[Issue]:
         s.path: lines
         for s in view.corpus.sources
         if s.source_type != "state" and not _freshness_labelled(s) and not s.foreign
-        for lines in [volatile.candidate_lines(s.doc.lines, regex)]
+        for lines in [volatile.candidate_lines(folded_text(view, s), regex)]
         if lines
     }
-    for item in view.corpus.items:
-        lines = candidates.get(item.source_path)
-        if lines is None or item.kind not in CLAIM_KINDS:
+    for source in view.corpus.sources:
+        lines = candidates.get(source.path)
+        if lines is None:
             continue
-        if lines.isdisjoint(range(item.line_start, item.line_end + 1)):
-            continue
-        term = volatile.volatile_term(item.text, regex)
-        if term and not volatile.has_date_label(item.text):
-            yield Issue(
-                "VOLATILE_WITHOUT_FRESHNESS",
-                item.source_path,
-                item.line_start,
-                f"volatile term {term!r} without a date label or Freshness-Requirement",
-                anchor=normalise(item.text),
-            )
+        for span in source.doc.spans:
+            if span.kind not in CLAIM_KINDS or lines.isdisjoint(
+                range(span.line_start, span.line_end + 1)
+            ):
+                continue
+            term = volatile.volatile_term(span.text, regex)
+            if term and not volatile.has_date_label(span.text):
+                yield Issue(
+                    "VOLATILE_WITHOUT_FRESHNESS",
+                    source.path,
+                    span.line_start,
+                    f"volatile term {term!r} without a date label or Freshness-Requirement",
+                    anchor=normalise(span.text),
+                )
 
 
 @check("INVALID_TIMESTAMP", "invalid-timestamp", severity="WARN")

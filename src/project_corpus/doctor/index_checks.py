@@ -11,16 +11,17 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from project_corpus.doctor.registry import DoctorView
 from project_corpus.doctor.registry import Issue
 from project_corpus.doctor.registry import check
 from project_corpus.errors import ContextError
-from project_corpus.index import CACHE_DIR
-from project_corpus.index import StoredIndex
-from project_corpus.index import StoredItem
-from project_corpus.index import open_index
-from project_corpus.index import resolve_index_path
+from project_corpus.models import CACHE_DIR
+
+if TYPE_CHECKING:  # the index module (and sqlite3) is imported only when an index is checked
+    from project_corpus.index import StoredIndex
+    from project_corpus.index import StoredItem
 
 OPEN_CODES = ("INDEX_MISSING", "INDEX_CORRUPT", "INDEX_SCHEMA_MISMATCH", "INDEX_PATH")
 
@@ -30,6 +31,9 @@ def open_for_doctor(
 ) -> tuple[StoredIndex | None, ContextError | None, str]:
     """(stored index, the error that made it unusable, portable index path). Only the
     INDEX_* opening errors become findings; anything else (CONTEXT_LIMIT) is raised."""
+    from project_corpus.index import open_index
+    from project_corpus.index import resolve_index_path
+
     try:
         rel = f"{CACHE_DIR}/{resolve_index_path(root, index)}"
     except ContextError as exc:

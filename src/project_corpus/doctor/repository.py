@@ -12,7 +12,7 @@ from project_corpus.doctor.registry import DoctorView
 from project_corpus.doctor.registry import Issue
 from project_corpus.doctor.registry import check
 from project_corpus.errors import ContextError
-from project_corpus.index import CACHE_DIR
+from project_corpus.models import CACHE_DIR
 
 GITIGNORE_DIRS = ("", ".project-corpus", CACHE_DIR)
 MAX_GITIGNORE_BYTES = 64 * 1024

@@ -42,15 +42,15 @@ def parse_directives(doc: Document) -> Directives:
     file_codes: set[str] = set()
     pending: set[str] = set()
     spans = []
-    for block in doc.blocks:
-        if block.kind == "comment":
-            match = DIRECTIVE_RE.match(doc.lines[block.line_start - 1])
+    for span in doc.spans:
+        if span.kind == "comment":
+            match = DIRECTIVE_RE.match(span.text)
             if match:
                 codes = {code.strip() for code in match.group(2).split(",")}
                 (file_codes if match.group(1) == "disable-file" else pending).update(codes)
             continue
         if pending:
-            spans.append((block.line_start, block.line_end, frozenset(pending)))
+            spans.append((span.line_start, span.line_end, frozenset(pending)))
             pending = set()
     return Directives(frozenset(file_codes), tuple(spans))
 

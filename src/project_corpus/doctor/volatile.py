@@ -74,13 +74,11 @@ def may_contain_term(text: str, matcher: Matcher | None) -> bool:
     return any(key in folded for key in matcher.keys)
 
 
-def candidate_lines(lines: tuple[str, ...], matcher: Matcher | None) -> set[int]:
-    """Numbers of the lines where a term's key word starts a word: only items touching one
-    of them can hold a term. (Casefolding never adds or removes a newline, so folded lines
-    keep their numbers.)"""
+def candidate_lines(folded: str, matcher: Matcher | None) -> set[int]:
+    """Numbers of the lines of FOLDED (a casefolded document) where a term's key word starts
+    a word: only items touching one of them can hold a term."""
     if matcher is None:
         return set()
-    folded = "\n".join(lines).casefold()
     found: set[int] = set()
     for key in matcher.keys:
         position = folded.find(key)
