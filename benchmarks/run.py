@@ -251,6 +251,21 @@ def tool_env(timeout: float) -> tuple[dict[str, str], str | None, str | None]:
     )
 
 
+def compile_bytecode(env: dict[str, str], timeout: float) -> str:
+    """Compile the package's bytecode, as a wheel install does, so that no timed run pays
+    for compiling sources (with PYTHONDONTWRITEBYTECODE set, stale `.pyc` files would be
+    recompiled on every run and never saved)."""
+    code = (
+        "import compileall, os, project_corpus; "
+        "ok = compileall.compile_dir(os.path.dirname(project_corpus.__file__), quiet=1); "
+        "raise SystemExit(0 if ok else 1)"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, check=False, timeout=timeout
+    )
+    return "bytecode compiled" if done.returncode == 0 else "bytecode NOT compiled"
+
+
 def corpus_stats(root: Path) -> dict[str, int]:
     """Sources, non-blank lines and bytes of the scoped folders (all `*.md` files)."""
     files = [p for d in SOURCE_DIRS for p in (root / ".project-corpus" / d).rglob("*.md")]
@@ -275,6 +290,7 @@ def generate_corpus(args: argparse.Namespace) -> Path:
 
 def run_all(root: Path, args: argparse.Namespace) -> dict[str, object]:
     env, version, note = tool_env(args.timeout)
+    bytecode = compile_bytecode(env, args.timeout) if version else None
     rss_via = _gnu_time()
     results = [measure(c, args.repeat, env, args.timeout, rss_via) for c in floor_cases(str(root))]
     floors = {"floor": results[0].median_s, "bare": results[1].median_s}
@@ -293,6 +309,7 @@ def run_all(root: Path, args: argparse.Namespace) -> dict[str, object]:
         "sqlite": sqlite3.sqlite_version,
         "tool_version": version,
         "note": note,
+        "bytecode": bytecode,
         "rss_method": f"{rss_via} -f %M (warm-up run)"
         if rss_via
         else "os.wait4 ru_maxrss (includes the harness RSS at spawn: an upper bound)",
@@ -314,7 +331,7 @@ def render_table(report: dict[str, object]) -> str:
         f"| SQLite {report['sqlite']} | {report['platform']} | {report['cpu_count']} CPUs",
         f"corpus {corpus['root']}: {corpus['sources']} sources, {corpus['non_blank_lines']} "
         f"non-blank lines, {corpus['bytes']} bytes; median of {report['repeat']} runs "
-        "after one warm-up",
+        f"after one warm-up; {report['bytecode'] or 'bytecode not compiled'}",
     ]
     if report["note"]:
         lines.append(f"note: {report['note']}")

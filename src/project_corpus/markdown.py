@@ -16,7 +16,10 @@ from project_corpus.models import MetaLine
 from project_corpus.models import Span
 
 META_RE = re.compile(r"^([A-Za-z][A-Za-z0-9-]*):(.*)$")
-HEADING_RE = re.compile(r"^ {0,3}(#{1,6}) +(.*?)(?: +#+)? *$|^ {0,3}(#{1,6})$")
+# An ATX heading: up to 3 spaces, 1-6 hashes, then the end or spaces and the title; an
+# optional closing sequence (spaces, then hashes) is not part of the title.
+HEADING_RE = re.compile(r" {0,3}(#{1,6})(?: +(.*))?$")
+CLOSING_HASHES_RE = re.compile(r" +#+$")
 FENCE_RE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 LIST_RE = re.compile(r"^ {0,3}(?:[-*+]|\d{1,9}[.)])(?: |$)")
 COMMENT_RE = re.compile(r"^\s*<!--.*-->\s*$")
@@ -122,8 +125,11 @@ def _headings(lines: tuple[str, ...], kinds: list[str], candidates: list[int]) -
     for index in candidates:
         match = HEADING_RE.match(lines[index])
         if match:
-            hashes = match.group(1) or match.group(3)
-            result.append(Heading(len(hashes), (match.group(2) or "").strip(), index + 1))
+            title = (match.group(2) or "").rstrip(" ")
+            if title.endswith("#"):
+                closing = CLOSING_HASHES_RE.search(title)
+                title = title[: closing.start()] if closing else title
+            result.append(Heading(len(match.group(1)), title.strip(), index + 1))
             kinds[index] = "h"
         else:
             kinds[index] = "p"

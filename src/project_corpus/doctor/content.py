@@ -8,7 +8,9 @@ Metadata lines, headings and HTML comments are structure, not memory.
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from collections.abc import Iterator
+from itertools import accumulate
 
 from project_corpus.classify import AUTHORITY_CLASSES
 from project_corpus.classify import TIMESTAMP_KEYS
@@ -16,9 +18,7 @@ from project_corpus.doctor import volatile
 from project_corpus.doctor.registry import DoctorView
 from project_corpus.doctor.registry import Issue
 from project_corpus.doctor.registry import check
-from project_corpus.doctor.registry import folded_text
 from project_corpus.doctor.registry import from_finding
-from project_corpus.markdown import MAX_ITEM_CHARS
 from project_corpus.models import STATUS_PATH
 from project_corpus.models import Source
 from project_corpus.models import Span
@@ -64,15 +64,9 @@ def duplicate_memory_item(view: DoctorView) -> Iterator[Issue]:
     groups: dict[str, list[tuple[int, str, int]]] = {}
     for source in _own_sources(view):
         rank, path, lines = AUTHORITY_RANK[source.authority_class], source.path, source.doc.lines
-        folded: list[str] = []
-        for span in source.doc.spans:
-            if (
-                len(span.text) >= MIN_DUPLICATE_CHARS
-                and span.kind in DUPLICATE_KINDS
-                and not _is_table_header(lines, span)
-            ):
-                folded = folded or folded_text(view, source).split("\n")
-                key = _normalised(span, folded)
+        for span, folded in _folded_spans(view, source):
+            if len(span.text) >= MIN_DUPLICATE_CHARS and not _is_table_header(lines, span):
+                key = " ".join(folded.split())  # normalise(span.text), folded once
                 groups.setdefault(key, []).append((rank, path, span.line_start))
     for text, group in groups.items():
         if len(group) < 2 or len(text) < MIN_DUPLICATE_CHARS or not WORD_RE.search(text):
@@ -85,12 +79,17 @@ def duplicate_memory_item(view: DoctorView) -> Iterator[Issue]:
                 yield Issue("DUPLICATE_MEMORY_ITEM", copy[1], copy[2], detail, anchor=text)
 
 
-def _normalised(span: Span, folded_lines: list[str]) -> str:
-    """`normalise(span.text)`, from the document's casefolded lines (casefolding is per
-    character, so the lines of a span fold to the folded span) unless the text was cut."""
-    if len(span.text) >= MAX_ITEM_CHARS:
-        return normalise(span.text)
-    return " ".join(" ".join(folded_lines[span.line_start - 1 : span.line_end]).split())
+def _folded_spans(view: DoctorView, source: Source) -> list[tuple[Span, str]]:
+    """SOURCE's content spans (paragraphs, list items, table rows, code) with their
+    casefolded text: folded once per run for the duplicate and volatile checks."""
+    found = view.folded.get(source.path)
+    if found is None:
+        found = view.folded[source.path] = [
+            (span, span.text.casefold())
+            for span in source.doc.spans
+            if span.kind in DUPLICATE_KINDS
+        ]
+    return found
 
 
 def _freshness_labelled(source: Source) -> bool:
@@ -115,24 +114,10 @@ def volatile_without_freshness(view: DoctorView) -> Iterator[Issue]:
     `Freshness-Requirement:` metadata line saying how to re-verify it.
     """
     regex = volatile.compile_terms(volatile.effective_terms(view.config.volatile_terms))
-    # One pre-filter per source: only items touching a line where a term may start are
-    # matched against the terms.
-    candidates = {
-        s.path: lines
-        for s in view.corpus.sources
-        if s.source_type != "state" and not _freshness_labelled(s) and not s.foreign
-        for lines in [volatile.candidate_lines(folded_text(view, s), regex)]
-        if lines
-    }
     for source in view.corpus.sources:
-        lines = candidates.get(source.path)
-        if lines is None:
+        if source.source_type == "state" or source.foreign or _freshness_labelled(source):
             continue
-        for span in source.doc.spans:
-            if span.kind not in CLAIM_KINDS or lines.isdisjoint(
-                range(span.line_start, span.line_end + 1)
-            ):
-                continue
+        for span in term_candidates(_folded_spans(view, source), regex):
             term = volatile.volatile_term(span.text, regex)
             if term and not volatile.has_date_label(span.text):
                 yield Issue(
@@ -142,6 +127,18 @@ def volatile_without_freshness(view: DoctorView) -> Iterator[Issue]:
                     f"volatile term {term!r} without a date label or Freshness-Requirement",
                     anchor=normalise(span.text),
                 )
+
+
+def term_candidates(
+    folded_spans: list[tuple[Span, str]], matcher: volatile.Matcher | None
+) -> list[Span]:
+    """The claims among FOLDED_SPANS where a term's key word starts a word (one scan of
+    all folded claims, joined by newlines); only these are matched against the terms."""
+    claims = [(span, text) for span, text in folded_spans if span.kind in CLAIM_KINDS]
+    starts = [0, *accumulate(len(text) + 1 for _, text in claims)]
+    positions = volatile.key_positions("\n".join(text for _, text in claims), matcher)
+    hits = sorted({bisect_right(starts, position) - 1 for position in positions})
+    return [claims[index][0] for index in hits]
 
 
 @check("INVALID_TIMESTAMP", "invalid-timestamp", severity="WARN")

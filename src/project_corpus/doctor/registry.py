@@ -15,7 +15,7 @@ from typing import NamedTuple
 
 from project_corpus.models import Corpus
 from project_corpus.models import Finding
-from project_corpus.models import Source
+from project_corpus.models import Span
 
 if TYPE_CHECKING:
     from project_corpus.doctor.config import LintConfig
@@ -77,7 +77,7 @@ class DoctorView(NamedTuple):
     candidates: tuple[LoadedJSON, ...]
     snapshot_issues: dict[str, tuple[Issue, ...]]  # engine findings by code
     candidate_issues: dict[str, tuple[Issue, ...]]  # candidate problems by code
-    folded: dict[str, str]  # casefolded source texts by path, filled by `folded_text`
+    folded: dict[str, list[tuple[Span, str]]]  # content spans, casefolded, by path (content.py)
 
     def has_project(self) -> bool:
         return bool(self.corpus.project_id)
@@ -127,15 +127,6 @@ def check(
         return Check(code, name, severity, needs, gate, function)
 
     return wrap
-
-
-def folded_text(view: DoctorView, source: Source) -> str:
-    """SOURCE's text casefolded, once per run for every check that needs it. Casefolding is
-    per character and never adds or removes a newline, so lines keep their numbers."""
-    folded = view.folded.get(source.path)
-    if folded is None:
-        folded = view.folded[source.path] = source.doc.text.casefold()
-    return folded
 
 
 def snapshot_issues(view: DoctorView, code: str) -> Iterable[Issue]:

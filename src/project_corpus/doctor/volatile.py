@@ -74,18 +74,18 @@ def may_contain_term(text: str, matcher: Matcher | None) -> bool:
     return any(key in folded for key in matcher.keys)
 
 
-def candidate_lines(folded: str, matcher: Matcher | None) -> set[int]:
-    """Numbers of the lines of FOLDED (a casefolded document) where a term's key word starts
-    a word: only items touching one of them can hold a term."""
+def key_positions(folded: str, matcher: Matcher | None) -> list[int]:
+    """Positions in FOLDED (casefolded text) where a term's key word starts a word: a term
+    can only match around one of them."""
     if matcher is None:
-        return set()
-    found: set[int] = set()
+        return []
+    found = []
     for key in matcher.keys:
         position = folded.find(key)
         while position != -1:
             before = folded[position - 1] if position else " "
             if not (before.isalnum() or before == "_"):
-                found.add(folded.count("\n", 0, position) + 1)
+                found.append(position)
             position = folded.find(key, position + 1)
     return found
 
