@@ -10,6 +10,7 @@ from project_corpus.doctor import volatile
 from project_corpus.doctor.content import CLAIM_KINDS
 from project_corpus.doctor.content import term_candidates
 from project_corpus.markdown import parse_document
+from project_corpus.text import collapse_whitespace
 
 MATCHER = volatile.compile_terms(volatile.effective_terms({}))
 # Claims as paragraphs, list items and table rows, with terms at their start, middle and end,
@@ -53,3 +54,18 @@ def test_every_claim_with_a_term_is_a_candidate(lines: list[str]) -> None:
 def test_no_terms_means_no_candidates() -> None:
     doc = parse_document("today is here\n")
     assert term_candidates([(s, s.text.casefold()) for s in doc.spans], None) == []
+
+
+def test_every_whitespace_character_but_the_space_is_unprintable() -> None:
+    # collapse_whitespace's fast path relies on it.
+    spaces = [chr(c) for c in range(0x110000) if chr(c).isspace()]
+    assert len(spaces) > 20
+    assert [c for c in spaces if c.isprintable()] == [" "]
+
+
+@settings(max_examples=500, deadline=None)
+@given(
+    st.text(alphabet=st.sampled_from(list("ab я\t\n\r\u00a0\u2003\u2028\x1c\x85  ")), max_size=40)
+)
+def test_collapse_whitespace_equals_split_and_join(text: str) -> None:
+    assert collapse_whitespace(text) == " ".join(text.split())

@@ -109,4 +109,17 @@ def has_historical_intent(terms: set[str] | list[str]) -> bool:
 
 def normalise(text: str) -> str:
     """Casefolded text with collapsed whitespace (exact-duplicate identity)."""
-    return " ".join(text.casefold().split())
+    return collapse_whitespace(text.casefold())
+
+
+def collapse_whitespace(text: str) -> str:
+    """TEXT with each run of whitespace as one space and none at either end.
+
+    Most item texts are nearly so: every whitespace character but the ASCII space is
+    unprintable, so once newlines are spaces, a printable text without a double space (or
+    an edge space) is returned as it is, without splitting it into words.
+    """
+    spaced = text.replace("\n", " ")
+    if spaced.isprintable() and "  " not in spaced and spaced[:1] != " " and spaced[-1:] != " ":
+        return spaced
+    return " ".join(text.split())

@@ -23,6 +23,7 @@ from project_corpus.models import STATUS_PATH
 from project_corpus.models import Source
 from project_corpus.models import Span
 from project_corpus.protocol import check_artifact
+from project_corpus.text import collapse_whitespace
 from project_corpus.text import normalise
 from project_corpus.timeparse import parse_timestamp
 
@@ -66,7 +67,7 @@ def duplicate_memory_item(view: DoctorView) -> Iterator[Issue]:
         rank, path, lines = AUTHORITY_RANK[source.authority_class], source.path, source.doc.lines
         for span, folded in _folded_spans(view, source):
             if len(span.text) >= MIN_DUPLICATE_CHARS and not _is_table_header(lines, span):
-                key = " ".join(folded.split())  # normalise(span.text), folded once
+                key = collapse_whitespace(folded)  # normalise(span.text), folded once
                 groups.setdefault(key, []).append((rank, path, span.line_start))
     for text, group in groups.items():
         if len(group) < 2 or len(text) < MIN_DUPLICATE_CHARS or not WORD_RE.search(text):
