@@ -129,7 +129,7 @@ def _headings(lines: tuple[str, ...], kinds: list[str], candidates: list[int]) -
             if title.endswith("#"):
                 closing = CLOSING_HASHES_RE.search(title)
                 title = title[: closing.start()] if closing else title
-            result.append(Heading(len(match.group(1)), title.strip(), index + 1))
+            result.append(_new(Heading, (len(match.group(1)), title.strip(), index + 1)))
             kinds[index] = "h"
         else:
             kinds[index] = "p"
@@ -152,7 +152,7 @@ def _metadata(lines: tuple[str, ...], headings: tuple[Heading, ...]) -> list[Met
         match = META_RE.match(line)
         if not match:
             break
-        result.append(MetaLine(match.group(1), match.group(2).strip(), index + 1))
+        result.append(_new(MetaLine, (match.group(1), match.group(2).strip(), index + 1)))
     return result
 
 
@@ -204,6 +204,8 @@ def _spans(lines: tuple[str, ...], kinds: str, headings: tuple[Heading, ...]) ->
 
 
 _new_span = partial(tuple.__new__, Span)
+# Records of the hot loops are made like `NamedTuple._make` does, without its Python frame.
+_new = tuple.__new__
 
 
 def _sections(count: int, headings: tuple[Heading, ...]) -> tuple[list[str], list[int]]:
@@ -214,9 +216,13 @@ def _sections(count: int, headings: tuple[Heading, ...]) -> tuple[list[str], lis
     stack: list[Heading] = []
     opened = [h for h in headings if h.level >= 2]
     for heading, after in zip_longest(opened, opened[1:]):
-        stack = [h for h in stack if h.level < heading.level] + [heading]
+        if heading.level == 2:
+            stack, path = [heading], heading.title
+        else:
+            stack = [h for h in stack if h.level < heading.level] + [heading]
+            path = " > ".join(h.title for h in stack)
         start, end = heading.line - 1, after.line - 1 if after else count
-        paths[start:end] = [" > ".join(h.title for h in stack)] * (end - start)
+        paths[start:end] = [path] * (end - start)
         numbers[start:end] = [heading.line] * (end - start)
     for heading in headings:
         if heading.level == 1:

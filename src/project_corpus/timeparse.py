@@ -19,9 +19,11 @@ def parse_timestamp(value: str) -> str | None:
     value = value.strip()
     if _DATE_RE.match(value):
         try:
-            return date.fromisoformat(value).strftime("%Y-%m-%dT00:00:00Z")
+            day = date.fromisoformat(value)
         except ValueError:
             return None
+        # A four-digit year needs no formatting; strftime pads years below 1000 its own way.
+        return f"{value}T00:00:00Z" if day.year >= 1000 else day.strftime("%Y-%m-%dT00:00:00Z")
     if not _DATETIME_RE.match(value):
         return None
     try:

@@ -11,6 +11,7 @@ import re
 from bisect import bisect_right
 from collections.abc import Iterator
 from itertools import accumulate
+from operator import add
 
 from project_corpus.classify import AUTHORITY_CLASSES
 from project_corpus.classify import TIMESTAMP_KEYS
@@ -136,8 +137,10 @@ def term_candidates(
     """The claims among FOLDED_SPANS where a term's key word starts a word (one scan of
     all folded claims, joined by newlines); only these are matched against the terms."""
     claims = [(span, text) for span, text in folded_spans if span.kind in CLAIM_KINDS]
-    starts = [0, *accumulate(len(text) + 1 for _, text in claims)]
-    positions = volatile.key_positions("\n".join(text for _, text in claims), matcher)
+    texts = [text for _, text in claims]
+    # Where each claim starts in the joined text: its length plus one newline per claim.
+    starts = list(map(add, [0, *accumulate(map(len, texts))], range(len(texts) + 1)))
+    positions = volatile.key_positions("\n".join(texts), matcher)
     hits = sorted({bisect_right(starts, position) - 1 for position in positions})
     return [claims[index][0] for index in hits]
 
