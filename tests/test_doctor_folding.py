@@ -10,6 +10,7 @@ from project_corpus.doctor import volatile
 from project_corpus.doctor.content import CLAIM_KINDS
 from project_corpus.doctor.content import term_candidates
 from project_corpus.markdown import parse_document
+from project_corpus.text import collapse_all
 from project_corpus.text import collapse_whitespace
 
 MATCHER = volatile.compile_terms(volatile.effective_terms({}))
@@ -69,3 +70,14 @@ def test_every_whitespace_character_but_the_space_is_unprintable() -> None:
 )
 def test_collapse_whitespace_equals_split_and_join(text: str) -> None:
     assert collapse_whitespace(text) == " ".join(text.split())
+
+
+@settings(max_examples=500, deadline=None)
+@given(
+    st.lists(
+        st.text(alphabet=st.sampled_from(list("ab я\t\n\r\u00a0\u2003\x00  ")), max_size=12),
+        max_size=8,
+    )
+)
+def test_collapse_all_equals_collapsing_each_text(texts: list[str]) -> None:
+    assert collapse_all(texts) == [collapse_whitespace(text) for text in texts]

@@ -113,13 +113,21 @@ def normalise(text: str) -> str:
 
 
 def collapse_whitespace(text: str) -> str:
-    """TEXT with each run of whitespace as one space and none at either end.
+    """TEXT with each run of whitespace as one space and none at either end."""
+    return collapse_all([text])[0]
+
+
+def collapse_all(texts: list[str]) -> list[str]:
+    """Each text with each run of whitespace as one space and none at either end.
 
     Most item texts are nearly so: every whitespace character but the ASCII space is
     unprintable, so once newlines are spaces, a printable text without a double space (or
-    an edge space) is returned as it is, without splitting it into words.
+    an edge space) is kept as it is, without splitting it into words. One comprehension,
+    no call per text.
     """
-    spaced = text.replace("\n", " ")
-    if spaced.isprintable() and "  " not in spaced and spaced[:1] != " " and spaced[-1:] != " ":
-        return spaced
-    return " ".join(text.split())
+    return [
+        text
+        if text.isprintable() and "  " not in text and text[:1] != " " and text[-1:] != " "
+        else " ".join(text.split())
+        for text in [text.replace("\n", " ") for text in texts]
+    ]

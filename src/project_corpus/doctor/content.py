@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
+from collections import Counter
 from collections.abc import Iterator
 from itertools import accumulate
 from operator import add
@@ -24,7 +25,7 @@ from project_corpus.models import STATUS_PATH
 from project_corpus.models import Source
 from project_corpus.models import Span
 from project_corpus.protocol import check_artifact
-from project_corpus.text import collapse_whitespace
+from project_corpus.text import collapse_all
 from project_corpus.text import normalise
 from project_corpus.timeparse import parse_timestamp
 
@@ -42,11 +43,7 @@ def _own_sources(view: DoctorView) -> Iterator[Source]:
 
 def _is_table_header(lines: tuple[str, ...], span: Span) -> bool:
     """A table row followed by a delimiter row (`|---|---|`): structure, not content."""
-    return (
-        span.kind == "table"
-        and span.line_end < len(lines)
-        and bool(TABLE_DELIMITER_RE.match(lines[span.line_end]))
-    )
+    return span.line_end < len(lines) and bool(TABLE_DELIMITER_RE.match(lines[span.line_end]))
 
 
 @check("DUPLICATE_MEMORY_ITEM", "duplicate-memory-item", severity="WARN")
@@ -63,15 +60,25 @@ def duplicate_memory_item(view: DoctorView) -> Iterator[Issue]:
     ## Fix
     Keep the text in one place and refer to it (by path, or a Report-ID) from the others.
     """
-    groups: dict[str, list[tuple[int, str, int]]] = {}
+    places: list[tuple[int, str, int]] = []  # (authority rank, path, line) of each text
+    texts: list[str] = []
     for source in _own_sources(view):
         rank, path, lines = AUTHORITY_RANK[source.authority_class], source.path, source.doc.lines
-        for span, folded in _folded_spans(view, source):
-            if len(span.text) >= MIN_DUPLICATE_CHARS and not _is_table_header(lines, span):
-                key = collapse_whitespace(folded)  # normalise(span.text), folded once
-                groups.setdefault(key, []).append((rank, path, span.line_start))
+        counted = [
+            (span, folded)
+            for span, folded in _folded_spans(view, source)
+            if len(span.text) >= MIN_DUPLICATE_CHARS
+            and not (span.kind == "table" and _is_table_header(lines, span))
+        ]
+        places += [(rank, path, span.line_start) for span, _ in counted]
+        texts += [folded for _, folded in counted]
+    keys = collapse_all(texts)  # normalise(span.text), from the text folded once
+    counts = Counter(keys)
+    groups: dict[str, list[tuple[int, str, int]]] = {}
+    for index in [i for i, key in enumerate(keys) if counts[key] > 1]:
+        groups.setdefault(keys[index], []).append(places[index])
     for text, group in groups.items():
-        if len(group) < 2 or len(text) < MIN_DUPLICATE_CHARS or not WORD_RE.search(text):
+        if len(text) < MIN_DUPLICATE_CHARS or not WORD_RE.search(text):
             continue
         # The copy that is kept: the most authoritative, then the first by path and line.
         original = min(group)
