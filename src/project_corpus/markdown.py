@@ -39,7 +39,6 @@ def split_lines(text: str) -> tuple[str, ...]:
 
 
 def parse_document(text: str) -> Document:
-    text = text.removeprefix("\ufeff")
     lines = split_lines(text)
     # One character per line says what the line can be (its first non-blank character, " "
     # for a blank line); regular expressions then run on the few candidate lines only, and
@@ -55,7 +54,7 @@ def parse_document(text: str) -> Document:
         kinds[entry.line - 1] = "m"
     _resolve_lines(lines, kinds, marked)
     spans = tuple(_spans(lines, "".join(kinds), headings))
-    return Document(text, lines, meta, headings, fences, spans, len(lines) - sig.count(" "))
+    return Document(lines, meta, headings, fences, spans, len(lines) - sig.count(" "))
 
 
 # Signature characters: " " blank, "p" paragraph, "#" heading?, "`" "~" fence?, "<" comment?,

@@ -62,11 +62,9 @@ class Span(NamedTuple):
 
 
 class Document(NamedTuple):
-    """A parsed Markdown document: its text (without a byte order mark), its lines (1-based
-    numbering is `index + 1`), the (first, last) lines of each fenced code block, and its
-    items' spans in line order."""
+    """A parsed Markdown document: its lines (1-based numbering is `index + 1`), the
+    (first, last) lines of each fenced code block, and its items' spans in line order."""
 
-    text: str
     lines: tuple[str, ...]
     meta: tuple[MetaLine, ...]
     headings: tuple[Heading, ...]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from operator import methodcaller
 
 from project_corpus.markdown import fenced_line_numbers
 from project_corpus.models import Relation
@@ -15,11 +16,10 @@ TARGET_ROOTS = (".project-corpus/tasks/", ".project-corpus/reports/", ".project-
 
 def declared_edges(source: Source) -> list[tuple[int, str]]:
     """(line, target) for each `Supersedes:` line outside fenced code."""
-    if "Supersedes:" not in source.doc.text:
+    lines = source.doc.lines
+    if not any(map(methodcaller("startswith", "Supersedes:"), lines)):  # most documents
         return []
-    candidates = [
-        n for n, line in enumerate(source.doc.lines, start=1) if line.startswith("Supersedes:")
-    ]
+    candidates = [n for n, line in enumerate(lines, start=1) if line.startswith("Supersedes:")]
     if not candidates:
         return []
     code = fenced_line_numbers(source.doc)
