@@ -2,8 +2,10 @@
 
     python benchmarks/run.py [--corpus DIR] [--repeat 5] [--json]
 
-Without --corpus a maximum-size corpus is generated into a temporary directory. Each command
-runs once as a warm-up and then --repeat times; the table shows the median wall time, the
+Without --corpus a maximum-size corpus is generated into a temporary directory. The package's
+bytecode is compiled first. One warm-up round and then --repeat rounds run every command
+once each, in order (interleaved, so that a slow spell of a shared machine falls on all of
+them alike); the table shows the median wall time, the
 ratio to the floor measured in the same run (a process that only reads and SHA-256-hashes the
 scoped files, `benchmarks/floor.py`; a bare `python -c pass` for `--version`), the target
 ratio, the peak RSS of the measured runs and PASS/MISS. Failing commands are reported with
@@ -144,30 +146,41 @@ def run_once(argv: Sequence[str], env: dict[str, str], timeout: float, rss_via: 
     return Run(seconds, proc.returncode, rss, stderr)
 
 
-def measure(
-    case: Case, repeat: int, env: dict[str, str], timeout: float, rss_via: str | None
-) -> Result:
-    """One warm-up (which also measures RSS under GNU time, when there is one), then REPEAT
-    timed runs; stops at the first unexpected exit code."""
-    result = Result(case.name, " ".join(case.argv), baseline=case.baseline)
-    result.target_ratio = case.target
-    result.rss_target_mb = RSS_TARGET_MB if case.tool else None
-    rss = 0.0
-    for index in range(repeat + 1):
-        run = run_once(case.argv, env, timeout, rss_via if index == 0 else None)
-        result.returncode = run.returncode
-        if run.returncode not in case.ok_codes:
-            result.error = run.stderr.strip()[-STDERR_KEEP:] or "(no stderr)"
-            result.times = []
-            return result
-        if index:
-            result.times.append(run.seconds)
-        if index == 0 or not rss_via:
-            rss = max(rss, run.rss_mb)
-    result.median_s = statistics.median(result.times)
-    result.peak_rss_mb = rss
-    result.status = "OK"
-    return result
+def measure_all(
+    cases: Sequence[Case], repeat: int, env: dict[str, str], timeout: float, rss_via: str | None
+) -> list[Result]:
+    """One warm-up round (which also measures RSS under GNU time, when there is one), then
+    REPEAT timed rounds. Each round runs every case once, in order, so that a slow spell of
+    a shared machine falls on all cases alike instead of on one case's runs. A case stops
+    at its first unexpected exit code."""
+    results = []
+    for case in cases:
+        result = Result(case.name, " ".join(case.argv), baseline=case.baseline)
+        result.target_ratio = case.target
+        result.rss_target_mb = RSS_TARGET_MB if case.tool else None
+        result.peak_rss_mb = 0.0
+        results.append(result)
+    for round_ in range(repeat + 1):
+        for case, result in zip(cases, results, strict=True):
+            if result.error is not None:
+                continue
+            run = run_once(case.argv, env, timeout, rss_via if round_ == 0 else None)
+            result.returncode = run.returncode
+            if run.returncode not in case.ok_codes:
+                result.error = run.stderr.strip()[-STDERR_KEEP:] or "(no stderr)"
+                result.times = []
+                continue
+            if round_:
+                result.times.append(run.seconds)
+            if round_ == 0 or not rss_via:
+                result.peak_rss_mb = max(result.peak_rss_mb or 0.0, run.rss_mb)
+    for result in results:
+        if result.error is None and result.times:
+            result.median_s = statistics.median(result.times)
+            result.status = "OK"
+        else:
+            result.peak_rss_mb = None
+    return results
 
 
 def judge(result: Result, floors: dict[str, float | None]) -> None:
@@ -292,15 +305,14 @@ def run_all(root: Path, args: argparse.Namespace) -> dict[str, object]:
     env, version, note = tool_env(args.timeout)
     bytecode = compile_bytecode(env, args.timeout) if version else None
     rss_via = _gnu_time()
-    results = [measure(c, args.repeat, env, args.timeout, rss_via) for c in floor_cases(str(root))]
+    tools = tool_cases(str(root))
+    cases = floor_cases(str(root)) + (tools if version is not None else [])
+    results = measure_all(cases, args.repeat, env, args.timeout, rss_via)
     floors = {"floor": results[0].median_s, "bare": results[1].median_s}
-    for case in tool_cases(str(root)):
-        if version is None:
-            results.append(Result(case.name, " ".join(case.argv), error=note))
-            continue
-        result = measure(case, args.repeat, env, args.timeout, rss_via)
+    for result in results[2:]:
         judge(result, floors)
-        results.append(result)
+    if version is None:
+        results += [Result(case.name, " ".join(case.argv), error=note) for case in tools]
     return {
         "python": sys.version.split()[0],
         "executable": sys.executable,
@@ -330,8 +342,8 @@ def render_table(report: dict[str, object]) -> str:
         f"project-corpus {report['tool_version'] or '(unavailable)'} | Python {report['python']} "
         f"| SQLite {report['sqlite']} | {report['platform']} | {report['cpu_count']} CPUs",
         f"corpus {corpus['root']}: {corpus['sources']} sources, {corpus['non_blank_lines']} "
-        f"non-blank lines, {corpus['bytes']} bytes; median of {report['repeat']} runs "
-        f"after one warm-up; {report['bytecode'] or 'bytecode not compiled'}",
+        f"non-blank lines, {corpus['bytes']} bytes; median of {report['repeat']} "
+        f"interleaved rounds after a warm-up round; {report['bytecode'] or 'no bytecode'}",
     ]
     if report["note"]:
         lines.append(f"note: {report['note']}")
