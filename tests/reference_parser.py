@@ -3,7 +3,8 @@
 `project_corpus.markdown` classifies lines with C-level string operations and regular
 expressions over a one-character-per-line signature; this module is the plain version it
 replaced (a loop over lines). `test_markdown_oracle.py` checks that both agree on generated
-Markdown, on every fixture and on the benchmark corpus generator's documents.
+Markdown, on every fixture and on the benchmark corpus generator's documents. Fence pairing
+and the metadata block were not rewritten, so the oracle imports those two functions.
 """
 
 from __future__ import annotations
@@ -11,6 +12,8 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
+from project_corpus.markdown import _fences
+from project_corpus.markdown import _metadata
 from project_corpus.markdown import split_lines
 from project_corpus.models import Heading
 from project_corpus.models import MetaLine
@@ -29,9 +32,7 @@ class Block(NamedTuple):
     section_line: int
 
 
-META_RE = re.compile(r"^([A-Za-z][A-Za-z0-9-]*):(.*)$")
 HEADING_RE = re.compile(r"^ {0,3}(#{1,6}) +(.*?)(?: +#+)? *$|^ {0,3}(#{1,6})$")
-FENCE_RE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 LIST_RE = re.compile(r"^ {0,3}(?:[-*+]|\d{1,9}[.)])(?: |$)")
 COMMENT_RE = re.compile(r"^\s*<!--.*-->\s*$")
 CODE_CHUNK_LINES = 40
@@ -62,32 +63,6 @@ def parse_document(
 _FENCE_CHARS = frozenset("`~")
 
 
-def _fences(lines: tuple[str, ...], candidates: list[int]) -> list[tuple[int, int]]:
-    """(first, last) 1-based line numbers of each fenced code block, fences included.
-
-    CANDIDATES are the 0-based indexes of lines that start with a backtick or tilde. An
-    unclosed fence runs to the end of the document, as in CommonMark.
-    """
-    ranges = []
-    fence, opened = "", 0
-    for index in candidates:
-        line = lines[index]
-        match = FENCE_RE.match(line)
-        if not match:
-            continue
-        marker = match.group(1)
-        if fence:
-            closing = not line.strip().strip(fence[0])
-            if marker[0] == fence[0] and len(marker) >= len(fence) and closing:
-                ranges.append((opened, index + 1))
-                fence = ""
-        elif not (marker[0] == "`" and "`" in line.strip()[len(marker) :]):
-            fence, opened = marker, index + 1
-    if fence:
-        ranges.append((opened, len(lines)))
-    return ranges
-
-
 def _headings(lines: tuple[str, ...], candidates: list[int], code: set[int]) -> list[Heading]:
     result = []
     for index in candidates:
@@ -97,26 +72,6 @@ def _headings(lines: tuple[str, ...], candidates: list[int], code: set[int]) -> 
         if match:
             hashes = match.group(1) or match.group(3)
             result.append(Heading(len(hashes), (match.group(2) or "").strip(), index + 1))
-    return result
-
-
-def _metadata(lines: tuple[str, ...], headings: tuple[Heading, ...]) -> list[MetaLine]:
-    """`Key: value` lines after the document's H1 (or from the top), up to the next heading;
-    blank lines are skipped and the first other line ends the block."""
-    start = 0
-    first = headings[0] if headings else None
-    if first and first.level == 1 and not any(x.strip() for x in lines[: first.line - 1]):
-        start = first.line
-    end = next((h.line - 1 for h in headings if h.line > start), len(lines))
-    result = []
-    for index in range(start, end):
-        line = lines[index]
-        if not line.strip():
-            continue
-        match = META_RE.match(line)
-        if not match:
-            break
-        result.append(MetaLine(match.group(1), match.group(2).strip(), index + 1))
     return result
 
 
