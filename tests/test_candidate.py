@@ -19,22 +19,22 @@ from project_corpus.candidate import REF_KEYS
 from project_corpus.candidate import candidate_problems
 from project_corpus.candidate import lint_candidates
 from project_corpus.candidate import validate_candidate
+from project_corpus.corpus.snapshot import collect
 from project_corpus.doctor.candidates import file_issues
 from project_corpus.doctor.registry import LoadedJSON
 from project_corpus.doctor.report import lint_report
 from project_corpus.errors import ContextError
 from project_corpus.output import render_report
 from project_corpus.schemas import load_schema
-from project_corpus.snapshot import collect
 from tests.conftest import POLICY
 from tests.conftest import TASK
 from tests.conftest import MakeCorpus
 from tests.conftest import Run
-from tests.doctor_support import STATUS_PATH
-from tests.doctor_support import line_with
-from tests.doctor_support import loads
-from tests.doctor_support import valid_candidate
-from tests.doctor_support import write_json
+from tests.doctor.support import STATUS_PATH
+from tests.doctor.support import line_with
+from tests.doctor.support import loads
+from tests.doctor.support import valid_candidate
+from tests.doctor.support import write_json
 
 Cli = Callable[..., Run]
 CANDIDATES = ".project-corpus/candidates"

@@ -10,7 +10,7 @@ import click
 import pytest
 
 from project_corpus import errors_doc
-from project_corpus.cli import cli
+from project_corpus.cli.app import cli
 from project_corpus.errors import ERRORS
 from project_corpus.errors import ContextError
 from project_corpus.schemas import schema_names

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from project_corpus.corpus.snapshot import collect
 from project_corpus.index import open_index
-from project_corpus.snapshot import collect
 from tests.conftest import MakeCorpus
 from tests.conftest import Run
 from tests.conftest import report
@@ -264,7 +264,7 @@ def test_a_build_killed_mid_way_leaves_the_old_index(make_corpus: MakeCorpus, cl
     old = (root / INDEX).read_bytes()
     code = (
         "import os, sys\n"
-        "from project_corpus import fs\n"
+        "from project_corpus.corpus import fs\n"
         "def boom(*a, **k):\n"
         "    os._exit(9)\n"
         "fs.publish = boom\n"
@@ -286,7 +286,7 @@ def test_a_build_losing_the_race_to_create_the_cache_still_publishes(
     make_corpus: MakeCorpus, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Another build creates cache/ between our check and our mkdir (simulated exactly)."""
-    from project_corpus import fs
+    from project_corpus.corpus import fs
     from project_corpus.index import build_index
 
     root = make_corpus()

@@ -324,9 +324,9 @@ def test_in_process_tools_and_internal_errors(
     from mcp import Client
 
     from project_corpus import mcp_server
-    from project_corpus.bundle import compile_bundle
     from project_corpus.candidate import validate_candidate
-    from project_corpus.snapshot import collect
+    from project_corpus.corpus.snapshot import collect
+    from project_corpus.retrieval.bundle import compile_bundle
 
     session, _ = mcp_server.start_session(str(example), str(grant_file(example)), frozenset(BOTH))
     corpus = collect(example)
@@ -399,7 +399,7 @@ def test_stdio_session_matches_cli_and_writes_nothing(
     example: Path, cli: CLI, tmp_path: Path
 ) -> None:
     from project_corpus.candidate import validate_candidate
-    from project_corpus.snapshot import collect
+    from project_corpus.corpus.snapshot import collect
 
     grant = grant_file(example)
     assert cli("context", "build", example).code == 0  # the CLI's query and bundle need it

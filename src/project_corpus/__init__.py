@@ -13,12 +13,12 @@ __version__ = "0.1.0"
 
 _API = {
     "ContextError": "project_corpus.errors",
-    "collect": "project_corpus.snapshot",
+    "collect": "project_corpus.corpus.snapshot",
     "build_index": "project_corpus.index",
     "open_index": "project_corpus.index",
-    "query_index": "project_corpus.retrieval",
-    "compile_bundle": "project_corpus.bundle",
-    "make_receipt": "project_corpus.receipt",
+    "query_index": "project_corpus.retrieval.rank",
+    "compile_bundle": "project_corpus.retrieval.bundle",
+    "make_receipt": "project_corpus.retrieval.receipt",
     "memory_doctor": "project_corpus.doctor",
     "evaluate_dataset": "project_corpus.evaluate",
     "validate_candidate": "project_corpus.candidate",
@@ -39,16 +39,16 @@ __all__ = [
 ]
 
 if TYPE_CHECKING:
-    from project_corpus.bundle import compile_bundle
+    from project_corpus.retrieval.bundle import compile_bundle
     from project_corpus.candidate import validate_candidate
     from project_corpus.doctor import memory_doctor
     from project_corpus.errors import ContextError
     from project_corpus.evaluate import evaluate_dataset
     from project_corpus.index import build_index
     from project_corpus.index import open_index
-    from project_corpus.receipt import make_receipt
-    from project_corpus.retrieval import query_index
-    from project_corpus.snapshot import collect
+    from project_corpus.retrieval.receipt import make_receipt
+    from project_corpus.retrieval.rank import query_index
+    from project_corpus.corpus.snapshot import collect
 
 
 def __getattr__(name: str) -> object:

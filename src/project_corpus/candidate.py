@@ -17,7 +17,7 @@ from project_corpus.errors import ContextError
 from project_corpus.models import SOURCE_ROOTS
 from project_corpus.models import Corpus
 from project_corpus.models import Source
-from project_corpus.policy import ID_RE
+from project_corpus.corpus.policy import ID_RE
 from project_corpus.timeparse import is_strict_utc
 
 KEYS = (
@@ -327,13 +327,13 @@ def validate_candidate(corpus: Corpus, candidate: object) -> dict[str, object]:
 def lint_candidates(root: str | os.PathLike[str], files: Sequence[str]) -> dict[str, object]:
     """The `context candidate-validate` report: every problem of every candidate in FILES
     (default: every `*.json` in .project-corpus/candidates/), against the strict snapshot."""
-    from project_corpus import fs
+    from project_corpus.corpus import fs
     from project_corpus.doctor.candidates import file_issues
     from project_corpus.doctor.inputs import candidate_dir_files
     from project_corpus.doctor.inputs import load_input
     from project_corpus.doctor.report import candidate_count
     from project_corpus.doctor.report import lint_report
-    from project_corpus.snapshot import collect
+    from project_corpus.corpus.snapshot import collect
 
     root_path = fs.resolve_root(root)
     loaded = [load_input(root_path, f) for f in files] if files else candidate_dir_files(root_path)

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from project_corpus import __version__
-from project_corpus import fs
+from project_corpus.corpus import fs
 from project_corpus.errors import ContextError
 from project_corpus.models import CACHE_DIR
 from project_corpus.models import INDEX_SCHEMA_VERSION
@@ -320,7 +320,7 @@ def verify_index(stored: StoredIndex, corpus: Corpus) -> None:
 
 def load_verified(root: str | os.PathLike[str], index: str | None = None) -> Corpus:
     """The fresh, strict corpus of ROOT after checking its stored index is current."""
-    from project_corpus.snapshot import collect
+    from project_corpus.corpus.snapshot import collect
 
     root_path = fs.resolve_root(root)
     prepare_index_path(root_path, index)

@@ -6,7 +6,7 @@ import hashlib
 import json
 from pathlib import Path
 
-from project_corpus import fs
+from project_corpus.corpus import fs
 from project_corpus.errors import ContextError
 
 MAX_INPUT_BYTES = 1024 * 1024

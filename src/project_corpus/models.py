@@ -220,7 +220,7 @@ class Corpus:
 
     @cached_property
     def items(self) -> tuple[Item, ...]:
-        from project_corpus.items import source_items
+        from project_corpus.corpus.items import source_items
 
         return tuple(item for src in self.sources for item in source_items(src))
 

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 from typing import NamedTuple
 
-from project_corpus import fs
+from project_corpus.corpus import fs
 from project_corpus.errors import ContextError
 
 if TYPE_CHECKING:

@@ -14,8 +14,8 @@ from collections.abc import Iterator
 from itertools import accumulate
 from operator import add
 
-from project_corpus.classify import AUTHORITY_CLASSES
-from project_corpus.classify import TIMESTAMP_KEYS
+from project_corpus.corpus.classify import AUTHORITY_CLASSES
+from project_corpus.corpus.classify import TIMESTAMP_KEYS
 from project_corpus.doctor import volatile
 from project_corpus.doctor.registry import DoctorView
 from project_corpus.doctor.registry import Issue
@@ -24,9 +24,9 @@ from project_corpus.doctor.registry import from_finding
 from project_corpus.models import STATUS_PATH
 from project_corpus.models import Source
 from project_corpus.models import Span
-from project_corpus.protocol import check_artifact
-from project_corpus.text import collapse_all
-from project_corpus.text import normalise
+from project_corpus.corpus.protocol import check_artifact
+from project_corpus.retrieval.text import collapse_all
+from project_corpus.retrieval.text import normalise
 from project_corpus.timeparse import parse_timestamp
 
 AUTHORITY_RANK = {name: rank for rank, name in enumerate(AUTHORITY_CLASSES)}

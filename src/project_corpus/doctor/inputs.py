@@ -14,7 +14,7 @@ import re
 from functools import lru_cache
 from pathlib import Path
 
-from project_corpus import fs
+from project_corpus.corpus import fs
 from project_corpus.doctor.registry import LoadedJSON
 from project_corpus.errors import ContextError
 from project_corpus.jsonio import MAX_INPUT_BYTES

@@ -11,7 +11,7 @@ from collections.abc import Iterator
 from project_corpus.doctor.registry import DoctorView
 from project_corpus.doctor.registry import Issue
 from project_corpus.doctor.registry import check
-from project_corpus.text import normalise
+from project_corpus.retrieval.text import normalise
 
 
 def _relations(view: DoctorView, code: str, validity: str) -> Iterator[Issue]:

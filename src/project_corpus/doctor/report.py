@@ -22,7 +22,7 @@ from project_corpus.doctor.suppress import ignored_by_config
 from project_corpus.doctor.suppress import parse_directives
 from project_corpus.models import INDEX_SCHEMA_VERSION
 from project_corpus.models import Corpus
-from project_corpus.text import normalise
+from project_corpus.retrieval.text import normalise
 
 FINGERPRINT_KEY = "projectCorpus/v1"
 

@@ -6,7 +6,7 @@ import os
 from collections.abc import Iterator
 from pathlib import Path
 
-from project_corpus import fs
+from project_corpus.corpus import fs
 from project_corpus.doctor import gitignore
 from project_corpus.doctor.registry import DoctorView
 from project_corpus.doctor.registry import Issue

@@ -1,0 +1,90 @@
+"""Commands outside `context`: schema, trust grants and the MCP server."""
+
+from __future__ import annotations
+
+import click
+
+from project_corpus.cli.options import emit
+from project_corpus.cli.options import root_arg
+from project_corpus.errors import ContextError
+
+
+@click.command()
+@click.argument("name", required=False)
+def schema(name: str | None) -> int:
+    """Print a shipped JSON Schema (without NAME: list them)."""
+    from project_corpus.schemas import schema_names
+    from project_corpus.schemas import schema_text
+
+    emit(schema_text(name) if name else "".join(f"{n}\n" for n in schema_names()))
+    return 0
+
+
+@click.group()
+def trust() -> None:
+    """Trust grants: what an external runtime may do with a project (for MCP)."""
+
+
+@trust.command()
+@root_arg()
+@click.option(
+    "--capability",
+    "capabilities",
+    multiple=True,
+    required=True,
+    metavar="NAME",
+    help="A capability to grant (repeatable).",
+)
+@click.option("--transport", "transports", multiple=True, default=("stdio-mcp",), show_default=True)
+@click.option(
+    "--out",
+    "out",
+    default=None,
+    metavar="PATH",
+    help="Grant file (default under $XDG_CONFIG_HOME).",
+)
+def grant(
+    root: str, capabilities: tuple[str, ...], transports: tuple[str, ...], out: str | None
+) -> int:
+    """Grant capabilities to ROOT; the grant is written outside the project."""
+    from project_corpus import trust as trust_mod
+    from project_corpus.jsonio import pretty
+
+    emit(pretty(trust_mod.grant(root, list(capabilities), tuple(transports), out)))
+    return 0
+
+
+@trust.command()
+@root_arg()
+@click.option(
+    "--grant", "grant_path", default=None, metavar="PATH", help="Grant file (default location)."
+)
+def show(root: str, grant_path: str | None) -> int:
+    """Show the trust grant for ROOT and its effective capabilities."""
+    from project_corpus import trust as trust_mod
+    from project_corpus.jsonio import pretty
+
+    emit(pretty(trust_mod.show(root, grant_path)))
+    return 0
+
+
+@click.command()
+@click.option("--root", "root", default=".", show_default=True, help="Project root.")
+@click.option("--trust", "grant_path", required=True, metavar="GRANT", help="Trust grant file.")
+@click.option(
+    "--allow", "allow", multiple=True, metavar="CAPABILITY", help="Session capability (repeatable)."
+)
+def mcp(root: str, grant_path: str, allow: tuple[str, ...]) -> int:
+    """Serve the corpus over stdio MCP (optional extra `project-corpus[mcp]`)."""
+    try:
+        from project_corpus.mcp_server import serve
+    except ModuleNotFoundError as exc:
+        if exc.name and exc.name.split(".")[0] in ("mcp", "mcp_types", "anyio"):  # SDK + its deps
+            raise ContextError(
+                "MCP_UNAVAILABLE",
+                f"the `mcp` SDK is not installed (no module named {exc.name!r})",
+                hint="pip install 'project-corpus[mcp]'",
+            ) from None
+        raise
+    serve(root, grant_path, frozenset(allow))
+    return 0

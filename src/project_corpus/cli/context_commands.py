@@ -1,0 +1,115 @@
+"""The `context` commands that read the corpus: build, query, bundle, receipt, eval."""
+
+from __future__ import annotations
+
+import click
+
+from project_corpus.cli.options import emit
+from project_corpus.cli.options import index_option
+from project_corpus.cli.options import root_arg
+
+
+@click.command()
+@root_arg()
+@index_option
+def build(root: str, index: str | None) -> int:
+    """Build the provenance-only SQLite index of ROOT's scoped sources."""
+    from project_corpus.corpus import fs
+    from project_corpus.corpus.snapshot import collect
+    from project_corpus.index import build_index
+    from project_corpus.index import prepare_index_path
+    from project_corpus.jsonio import pretty
+
+    root_path = fs.resolve_root(root)
+    prepare_index_path(root_path, index)
+    emit(pretty(build_index(collect(root_path), index)))
+    return 0
+
+
+@click.command()
+@root_arg()
+@click.argument("query")
+@index_option
+@click.option("--limit", default="20", metavar="N", help="Maximum results, 1..100 (default 20).")
+def query(root: str, query: str, index: str | None, limit: str) -> int:
+    """Ranked pointers into ROOT's sources for QUERY (index must be current)."""
+    from project_corpus.index import load_verified
+    from project_corpus.jsonio import pretty
+    from project_corpus.retrieval.rank import check_limit
+    from project_corpus.retrieval.rank import check_query
+    from project_corpus.retrieval.rank import query_index
+
+    check_limit(limit)
+    check_query(query)
+    emit(pretty(query_index(load_verified(root, index), query, int(limit))))
+    return 0
+
+
+@click.command()
+@root_arg()
+@click.argument("query")
+@index_option
+@click.option(
+    "--max-tokens",
+    "max_tokens",
+    default="1200",
+    metavar="N",
+    help="Excerpt token budget, 80..20000 (default 1200).",
+)
+def bundle(root: str, query: str, index: str | None, max_tokens: str) -> int:
+    """Compile a token-budgeted, hash-stamped Context Bundle v1 for QUERY."""
+    from project_corpus.index import load_verified
+    from project_corpus.jsonio import pretty
+    from project_corpus.retrieval.bundle import check_budget
+    from project_corpus.retrieval.bundle import compile_bundle
+    from project_corpus.retrieval.rank import check_query
+
+    budget = check_budget(max_tokens)
+    check_query(query)
+    emit(pretty(compile_bundle(load_verified(root, index), query, budget)))
+    return 0
+
+
+@click.command()
+@root_arg()
+@click.option(
+    "--bundle", "bundle_file", required=True, metavar="FILE", help="Bundle JSON file inside ROOT."
+)
+@click.option("--consumer", required=True, metavar="ID", help="Who the bundle was delivered to.")
+@click.option(
+    "--item", "items", multiple=True, metavar="ID", help="A delivered item ID (default: all)."
+)
+def receipt(root: str, bundle_file: str, consumer: str, items: tuple[str, ...]) -> int:
+    """Make a Receipt v1 recording that a bundle was delivered."""
+    from project_corpus.corpus import fs
+    from project_corpus.jsonio import load_json_input
+    from project_corpus.jsonio import pretty
+    from project_corpus.retrieval.receipt import make_receipt
+
+    _, data = load_json_input(fs.resolve_root(root), bundle_file)
+    emit(pretty(make_receipt(data, consumer, list(items) or None)))
+    return 0
+
+
+@click.command(name="eval")
+@root_arg()
+@index_option
+@click.option(
+    "--dataset", required=True, metavar="FILE", help="CorpusEval v1 dataset JSON inside ROOT."
+)
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["json", "markdown"]),
+    default="json",
+    help="Output format.",
+)
+@click.option("--exit-zero", is_flag=True, help="Exit 0 even when a case fails.")
+def eval_(root: str, index: str | None, dataset: str, fmt: str, exit_zero: bool) -> int:
+    """Offline retrieval and bundle evaluation (CorpusEval v1), no LLM judge."""
+    from project_corpus.evaluate import render_eval
+    from project_corpus.evaluate import run_eval
+
+    result = run_eval(root, index, dataset)
+    emit(render_eval(result, fmt))
+    return 0 if result["ok"] or exit_zero else 1

@@ -1,0 +1,400 @@
+"""The logic of the GitHub Action (`action/action.yml`): `python -m project_corpus.github_action STEP`.
+
+Steps, in the order action.yml runs them:
+
+- `doctor` — runs `context doctor` three times (JSON for the job summary and the exit code,
+  SARIF into a file, `github` workflow commands for annotations);
+- `candidates` — runs `context candidate-validate` on the files matching a glob;
+- `eval` — builds the index and runs `context eval --format markdown` into the job summary;
+- `finish` — combines the recorded exit codes, writes the `exit-code` output, and
+  (with `--fail`) exits with it, so the job fails only after every report was written.
+
+Like `cli.main`, this is an entry point (it writes to the terminal). The tool runs as a
+subprocess, so the action uses exactly the CLI contract a person uses. Inputs arrive as
+`INPUT_*` variables set through `env:`; results go to `$GITHUB_OUTPUT`, `$GITHUB_STEP_SUMMARY`
+and stdout. Report paths are relative to ROOT, so the action prefixes ROOT's path inside the
+workspace to make annotations, SARIF locations and links point at repository files.
+"""
+
+from __future__ import annotations
+
+import glob
+import json
+import os
+import subprocess
+import sys
+import uuid
+from collections import Counter
+from collections.abc import Callable
+from collections.abc import Mapping
+from collections.abc import Sequence
+from pathlib import Path
+from typing import NamedTuple
+from urllib.parse import quote
+
+MAX_ROWS = 200
+MAX_SECTION_BYTES = 256 * 1024
+SUMMARY_LIMIT_BYTES = 1024 * 1024
+RESULT_WORDS = {0: "passed", 1: "failed", 2: "error", 3: "internal error"}
+
+
+class Completed(NamedTuple):
+    code: int
+    out: str
+    err: str
+
+
+class Context(NamedTuple):
+    """Everything a step reads from its environment."""
+
+    env: Mapping[str, str]
+    root: str
+    prefix: str
+    emit: Callable[[str], None]
+
+    def input(self, name: str, default: str = "") -> str:
+        key = "INPUT_" + name.upper().replace("-", "_")
+        return self.env.get(key, "").strip() or default
+
+
+def run_cli(args: Sequence[str]) -> Completed:
+    """Run the project-corpus CLI with this interpreter; never raises on a non-zero exit."""
+    proc = subprocess.run(
+        [sys.executable, "-m", "project_corpus", *args],
+        capture_output=True,
+        encoding="utf-8",
+        errors="replace",
+        check=False,
+    )
+    return Completed(proc.returncode, proc.stdout, proc.stderr)
+
+
+def root_prefix(root: str, workspace: str) -> str:
+    """ROOT as a `/`-terminated portable path inside WORKSPACE ('' for the workspace itself)."""
+    rel = os.path.relpath(os.path.realpath(root), os.path.realpath(workspace or os.curdir))
+    if rel == os.curdir or rel == os.pardir or rel.startswith(os.pardir + os.sep):
+        return ""
+    return rel.replace(os.sep, "/") + "/"
+
+
+# --- workflow commands and files -------------------------------------------------------
+
+
+def escape_data(text: str) -> str:
+    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def escape_property(text: str) -> str:
+    return escape_data(text).replace(":", "%3A").replace(",", "%2C")
+
+
+def prefix_annotations(text: str, prefix: str) -> str:
+    """Prefix every `file=` property of `::error`/`::warning`/`::notice` commands with PREFIX."""
+    if not prefix:
+        return text
+    return "".join(_prefix_line(line, prefix) for line in text.splitlines(keepends=True))
+
+
+def _prefix_line(line: str, prefix: str) -> str:
+    if not line.startswith(("::error ", "::warning ", "::notice ")):
+        return line
+    head, sep, rest = line[2:].partition("::")
+    if not sep:
+        return line
+    name, _, props = head.partition(" ")
+    fixed = [
+        "file=" + escape_property(prefix) + p[5:] if p.startswith("file=") else p
+        for p in props.split(",")
+    ]
+    return f"::{name} {','.join(fixed)}::{rest}"
+
+
+def annotation(level: str, title: str, message: str) -> str:
+    return f"::{level} title={escape_property(title)}::{escape_data(message)}\n"
+
+
+def write_output(env: Mapping[str, str], name: str, value: str) -> None:
+    """Append NAME=VALUE to $GITHUB_OUTPUT (heredoc syntax when VALUE has a newline)."""
+    path = env.get("GITHUB_OUTPUT")
+    if not path:
+        return
+    if "\n" in value or "\r" in value:
+        delimiter = f"ghadelimiter_{uuid.uuid4().hex}"
+        record = f"{name}<<{delimiter}\n{value}\n{delimiter}\n"
+    else:
+        record = f"{name}={value}\n"
+    with open(path, "a", encoding="utf-8", newline="\n") as handle:
+        handle.write(record)
+
+
+def append_summary(env: Mapping[str, str], markdown: str) -> None:
+    """Append MARKDOWN to $GITHUB_STEP_SUMMARY, never letting the file pass 1 MiB."""
+    path = env.get("GITHUB_STEP_SUMMARY")
+    if not path:
+        return
+    used = os.path.getsize(path) if os.path.exists(path) else 0
+    data = markdown.encode("utf-8")
+    room = SUMMARY_LIMIT_BYTES - 1024 - used
+    if len(data) > room:
+        data = cut_bytes(markdown, max(room, 0)).encode("utf-8")
+    with open(path, "ab") as handle:
+        handle.write(data)
+
+
+def cut_bytes(text: str, limit: int, note: str = "\n_…cut to fit the job summary._\n") -> str:
+    """TEXT cut at a line boundary to at most LIMIT UTF-8 bytes, with NOTE when cut."""
+    if len(text.encode("utf-8")) <= limit:
+        return text
+    budget = limit - len(note.encode("utf-8"))
+    kept: list[str] = []
+    used = 0
+    for line in text.splitlines(keepends=True):
+        size = len(line.encode("utf-8"))
+        if used + size > budget:
+            break
+        kept.append(line)
+        used += size
+    return "".join(kept) + (note if budget >= 0 else "")
+
+
+# --- the job summary -------------------------------------------------------------------
+
+
+def md_cell(text: object) -> str:
+    """Plain text made safe for one Markdown table cell."""
+    value = " ".join(str(text).split())
+    for char in "\\`*_[]|<>":
+        value = value.replace(char, "\\" + char)
+    return value
+
+
+def md_code(text: object) -> str:
+    """TEXT as an inline code span inside a table cell (no escapes apply inside code)."""
+    return "`" + " ".join(str(text).split()).replace("`", "'").replace("|", "\\|") + "`"
+
+
+def line_link(env: Mapping[str, str], path: str, line: int) -> str:
+    repo, sha = env.get("GITHUB_REPOSITORY", ""), env.get("GITHUB_SHA", "")
+    label = md_cell(f"{path}:{line}")
+    if not repo or not sha:
+        return label
+    server = env.get("GITHUB_SERVER_URL", "https://github.com").rstrip("/")
+    return f"[{label}]({server}/{repo}/blob/{sha}/{quote(path)}#L{line})"
+
+
+def visible_issues(report: Mapping[str, object]) -> list[dict[str, object]]:
+    issues = report.get("issues")
+    if not isinstance(issues, list):
+        return []
+    return [i for i in issues if isinstance(i, dict) and not i.get("suppressed")]
+
+
+def issue_table(ctx: Context, issues: list[dict[str, object]]) -> str:
+    """Counts by code, then a capped table of findings linked to their lines."""
+    counts = Counter((str(i.get("code")), str(i.get("severity"))) for i in issues)
+    lines = ["| code | severity | count |", "|---|---|---:|"]
+    lines += [f"| {md_code(c)} | {md_cell(s)} | {n} |" for (c, s), n in sorted(counts.items())]
+    lines += ["", "| severity | code | location | message |", "|---|---|---|---|"]
+    for issue in issues[:MAX_ROWS]:
+        path = ctx.prefix + str(issue.get("path", ""))
+        line = issue.get("line")
+        where = line_link(ctx.env, path, line if isinstance(line, int) else 1)
+        lines.append(
+            f"| {md_cell(issue.get('severity'))} | {md_code(issue.get('code'))} "
+            f"| {where} | {md_cell(issue.get('message', ''))} |"
+        )
+    if len(issues) > MAX_ROWS:
+        lines.append(f"\n_Showing {MAX_ROWS} of {len(issues)} findings; see the log or SARIF._")
+    return cut_bytes("\n".join(lines) + "\n", MAX_SECTION_BYTES)
+
+
+def doctor_summary(ctx: Context, report: Mapping[str, object], code: int) -> str:
+    summary = report.get("summary")
+    counts = summary if isinstance(summary, dict) else {}
+    fails, warns = counts.get("FAIL", 0), counts.get("WARN", 0)
+    head = (
+        f"## project-corpus doctor: {RESULT_WORDS.get(code, 'failed')}\n\n"
+        f"Root {md_code(ctx.root)} · project {md_code(report.get('project_id'))} · "
+        f"**{fails} FAIL**, **{warns} WARN**, {counts.get('suppressed', 0)} suppressed · "
+        f"fail on {md_cell(ctx.input('fail-on', 'FAIL'))} · exit {code}\n\n"
+    )
+    issues = visible_issues(report)
+    return head + (issue_table(ctx, issues) if issues else "No findings.\n") + "\n"
+
+
+def error_summary(title: str, result: Completed) -> tuple[str, str]:
+    """(summary markdown, annotation) for a command that stopped with an error envelope."""
+    code, detail = "INTERNAL_ERROR" if result.code == 3 else "ERROR", result.err.strip()
+    try:
+        envelope = json.loads(result.err)
+        code, detail = str(envelope["error"]), str(envelope["detail"])
+    except (ValueError, KeyError, TypeError):
+        pass
+    markdown = f"## {title}: error\n\n{md_code(code)}: {md_cell(detail)}\n\n"
+    return markdown, annotation("error", f"{title} {code}", detail)
+
+
+# --- steps -----------------------------------------------------------------------------
+
+
+def common_args(ctx: Context) -> list[str]:
+    args = ["--fail-on", ctx.input("fail-on", "FAIL")]
+    config = ctx.input("config")
+    return [*args, "--config", config] if config else args
+
+
+def prefix_sarif(value: object, prefix: str) -> object:
+    """Prefix every `%SRCROOT%`-relative artifact URI in a SARIF log with PREFIX."""
+    if isinstance(value, list):
+        return [prefix_sarif(v, prefix) for v in value]
+    if not isinstance(value, dict):
+        return value
+    fixed = {k: prefix_sarif(v, prefix) for k, v in value.items()}
+    location = fixed.get("artifactLocation")
+    if (
+        isinstance(location, dict)
+        and isinstance(location.get("uri"), str)
+        and location.get("uriBaseId", "%SRCROOT%") == "%SRCROOT%"
+    ):
+        fixed["artifactLocation"] = {**location, "uri": quote(prefix) + location["uri"]}
+    return fixed
+
+
+def write_sarif(ctx: Context, target: str) -> bool:
+    Path(target).parent.mkdir(parents=True, exist_ok=True)
+    args = ["context", "doctor", ctx.root, "--format", "sarif", "--output", target, "--exit-zero"]
+    result = run_cli([*args, *common_args(ctx)])
+    if result.code != 0:
+        return False
+    if ctx.prefix:
+        log = json.loads(Path(target).read_text(encoding="utf-8"))
+        text = json.dumps(prefix_sarif(log, ctx.prefix), ensure_ascii=False, indent=2) + "\n"
+        Path(target).write_text(text, encoding="utf-8")
+    return True
+
+
+def reported_error(ctx: Context, title: str, result: Completed) -> bool:
+    """True (after annotating and summarising it) when RESULT is a stable error, not a report."""
+    if result.code in (0, 1):
+        return False
+    markdown, note = error_summary(title, result)
+    ctx.emit(note)
+    append_summary(ctx.env, markdown)
+    return True
+
+
+def step_doctor(ctx: Context) -> int:
+    args = ["context", "doctor", ctx.root, *common_args(ctx)]
+    result = run_cli([*args, "--format", "json"])
+    write_output(ctx.env, "doctor-exit-code", str(result.code))
+    if reported_error(ctx, "project-corpus doctor", result):
+        write_output(ctx.env, "sarif-file", "")
+        write_output(ctx.env, "findings", "0")
+        return 0
+    report = json.loads(result.out)
+    annotations = run_cli([*args, "--format", "github", "--exit-zero"])
+    ctx.emit(prefix_annotations(annotations.out, ctx.prefix))
+    target = ctx.input("sarif-file") or os.path.join(
+        ctx.env.get("RUNNER_TEMP", "."), "project-corpus.sarif"
+    )
+    write_output(ctx.env, "sarif-file", target if write_sarif(ctx, target) else "")
+    write_output(ctx.env, "findings", str(len(visible_issues(report))))
+    append_summary(ctx.env, doctor_summary(ctx, report, result.code))
+    return 0
+
+
+def candidate_files(root: str, pattern: str) -> list[str]:
+    """Files under ROOT matching PATTERN (relative to ROOT), as paths relative to the cwd."""
+    if not pattern:
+        return []
+    matches = glob.glob(pattern, root_dir=root, recursive=True, include_hidden=True)
+    return [os.path.join(root, m) for m in sorted(matches) if os.path.isfile(os.path.join(root, m))]
+
+
+def step_candidates(ctx: Context) -> int:
+    files = candidate_files(ctx.root, ctx.input("candidates"))
+    if not files:
+        write_output(ctx.env, "candidates-exit-code", "0")
+        append_summary(ctx.env, "## project-corpus candidates\n\nNo candidate files.\n\n")
+        return 0
+    args = ["context", "candidate-validate", ctx.root, *files]
+    result = run_cli([*args, "--format", "json"])
+    write_output(ctx.env, "candidates-exit-code", str(result.code))
+    if reported_error(ctx, "project-corpus candidates", result):
+        return 0
+    annotations = run_cli([*args, "--format", "github", "--exit-zero"])
+    ctx.emit(prefix_annotations(annotations.out, ctx.prefix))
+    issues = visible_issues(json.loads(result.out))
+    head = (
+        f"## project-corpus candidates: {RESULT_WORDS.get(result.code, 'failed')}\n\n"
+        f"{len(files)} file(s), {len(issues)} problem(s).\n\n"
+    )
+    append_summary(ctx.env, head + (issue_table(ctx, issues) if issues else "") + "\n")
+    return 0
+
+
+def step_eval(ctx: Context) -> int:
+    dataset = ctx.input("eval-dataset")
+    if not dataset:
+        write_output(ctx.env, "eval-exit-code", "0")
+        return 0
+    result = run_cli(["context", "build", ctx.root])
+    if result.code == 0:
+        result = run_cli(
+            ["context", "eval", ctx.root, "--dataset", dataset, "--format", "markdown"]
+        )
+    write_output(ctx.env, "eval-exit-code", str(result.code))
+    if not reported_error(ctx, "project-corpus eval", result):
+        # The eval's Markdown report brings its own heading.
+        append_summary(ctx.env, cut_bytes(result.out.rstrip("\n") + "\n\n", MAX_SECTION_BYTES))
+    return 0
+
+
+def combined_exit_code(env: Mapping[str, str]) -> int:
+    """The worst of the recorded exit codes (3 internal > 2 error > 1 findings > 0)."""
+    codes = [env.get(k, "").strip() for k in ("DOCTOR_EXIT_CODE", "CANDIDATES_EXIT_CODE")]
+    codes.append(env.get("EVAL_EXIT_CODE", "").strip())
+    return max((int(c) if c.isdigit() else 3 for c in codes if c), default=0)
+
+
+def step_finish(ctx: Context, fail: bool) -> int:
+    code = combined_exit_code(ctx.env)
+    write_output(ctx.env, "exit-code", str(code))
+    if fail and code:
+        ctx.emit(annotation("error", "project-corpus", f"project-corpus {RESULT_WORDS[code]}"))
+        return code
+    return 0
+
+
+STEPS: dict[str, Callable[[Context], int]] = {
+    "doctor": step_doctor,
+    "candidates": step_candidates,
+    "eval": step_eval,
+    "finish": lambda ctx: step_finish(ctx, fail=False),
+    "fail": lambda ctx: step_finish(ctx, fail=True),
+}
+
+
+def _emit_stdout(text: str) -> None:
+    sys.stdout.write(text)
+    sys.stdout.flush()
+
+
+def main(
+    argv: Sequence[str] | None = None,
+    env: Mapping[str, str] | None = None,
+    emit: Callable[[str], None] = _emit_stdout,
+) -> int:
+    """Run one step; returns its exit code (2 for an unknown step)."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    environ = os.environ if env is None else env
+    if len(args) != 1 or args[0] not in STEPS:
+        sys.stderr.write(f"usage: python -m project_corpus.github_action {{{','.join(STEPS)}}}\n")
+        return 2
+    root = environ.get("INPUT_ROOT", "").strip() or "."
+    prefix = root_prefix(root, environ.get("GITHUB_WORKSPACE", ""))
+    return STEPS[args[0]](Context(environ, root, prefix, emit))
+
+
+if __name__ == "__main__":  # pragma: no cover
+    raise SystemExit(main())

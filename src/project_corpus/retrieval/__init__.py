@@ -1,0 +1,1 @@
+"""Retrieval and bundles: tokens, ranking, Context Bundles and receipts."""

@@ -1,0 +1,138 @@
+"""Markdown parsing: metadata blocks, ATX headings outside fences, blocks and items."""
+
+from __future__ import annotations
+
+from hypothesis import given
+from hypothesis import settings
+from hypothesis import strategies as st
+
+from project_corpus.corpus.items import MAX_ITEM_CHARS
+from project_corpus.corpus.items import source_items
+from project_corpus.corpus.markdown import parse_document
+from project_corpus.corpus.markdown import split_lines
+from project_corpus.models import Source
+
+DOC = """# Title
+Protocol-Version: 2.0
+Project-ID: demo-project
+
+## Objective
+First line
+second line
+- item a
+  continued
+- item b
+| a | b |
+|---|---|
+<!-- project-corpus: disable X -->
+```python
+code
+
+# not a heading
+```
+### Deeper
+text
+"""
+
+
+def _source(text: str, path: str = ".project-corpus/reports/r.md") -> Source:
+    doc = parse_document(text)
+    return Source(
+        path, "0" * 64, len(text), "report", "SCOPED_REPORT", "scoped", None, "p", False, doc
+    )
+
+
+def test_lines_split_on_newline_only_and_drop_one_carriage_return() -> None:
+    assert split_lines("a\r\nb\rc\n") == ("a", "b\rc")
+    assert split_lines("\ufeffx") == ("x",)
+
+
+def test_metadata_block_follows_the_h1_up_to_the_first_heading() -> None:
+    doc = parse_document(DOC)
+    assert [(m.key, m.value, m.line) for m in doc.meta] == [
+        ("Protocol-Version", "2.0", 2),
+        ("Project-ID", "demo-project", 3),
+    ]
+
+
+def test_metadata_block_ends_at_the_first_non_metadata_line() -> None:
+    doc = parse_document("# T\nKey: v\nplain prose\nOther: w\n")
+    assert [m.key for m in doc.meta] == ["Key"]
+
+
+def test_headings_inside_fenced_code_are_not_headings() -> None:
+    doc = parse_document(DOC)
+    assert [(h.level, h.title, h.line) for h in doc.headings] == [
+        (1, "Title", 1),
+        (2, "Objective", 5),
+        (3, "Deeper", 19),
+    ]
+
+
+def test_heading_needs_a_space_after_the_hashes() -> None:
+    doc = parse_document("#NotHeading\n## Real ##\n")
+    assert [(h.title, h.line) for h in doc.headings] == [("Real", 2)]
+
+
+def test_items_split_lists_tables_comments_and_code() -> None:
+    kinds = [(b.kind, b.line_start, b.line_end) for b in parse_document(DOC).spans]
+    assert kinds == [
+        ("heading", 1, 1),
+        ("meta", 2, 2),
+        ("meta", 3, 3),
+        ("heading", 5, 5),
+        ("paragraph", 6, 7),
+        ("list", 8, 9),
+        ("list", 10, 10),
+        ("table", 11, 11),
+        ("table", 12, 12),
+        ("comment", 13, 13),
+        ("code", 14, 18),
+        ("heading", 19, 19),
+        ("paragraph", 20, 20),
+    ]
+
+
+def test_section_path_excludes_the_title_and_nests_deeper_headings() -> None:
+    blocks = parse_document(DOC).spans
+    assert blocks[-1].section == "Objective > Deeper"
+    assert blocks[-1].section_line == 19
+    assert blocks[1].section == ""
+    assert blocks[1].section_line == 0
+
+
+def test_long_code_blocks_split_every_40_lines() -> None:
+    text = "# T\n\n```\n" + "\n".join(f"line {i}" for i in range(100)) + "\n```\n"
+    code = [b for b in parse_document(text).spans if b.kind == "code"]
+    assert [(b.line_start, b.line_end) for b in code] == [(3, 42), (43, 82), (83, 104)]
+
+
+def test_long_paragraphs_split_at_line_boundaries_and_long_lines_are_cut() -> None:
+    para = "\n".join("word " * 50 for _ in range(10))
+    text = f"# T\n\n## S\n{para}\n\n{'x' * 5000}\n"
+    items = source_items(_source(text))
+    assert all(len(i.text) <= MAX_ITEM_CHARS for i in items)
+    long_line = [i for i in items if i.text.startswith("xxx")]
+    assert len(long_line) == 1
+    assert len(long_line[0].text) == MAX_ITEM_CHARS
+    covered = {n for i in items for n in range(i.line_start, i.line_end + 1)}
+    assert set(range(4, 14)) <= covered
+
+
+def test_item_ids_are_stable_and_depend_on_path_lines_and_text() -> None:
+    first = source_items(_source(DOC))
+    again = source_items(_source(DOC))
+    other = source_items(_source(DOC, ".project-corpus/reports/other.md"))
+    assert [i.item_id for i in first] == [i.item_id for i in again]
+    assert {i.item_id for i in first}.isdisjoint({i.item_id for i in other})
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(alphabet=st.sampled_from(list("#-*|`~ \n\r\tabcя:1.<>!")), max_size=400))
+def test_parsing_never_crashes_and_items_stay_inside_the_document(text: str) -> None:
+    source = _source(text)
+    for item in source_items(source):
+        assert 1 <= item.line_start <= item.line_end <= source.line_count
+        assert item.text.strip() == item.text
+        assert item.text
+        assert len(item.text) <= MAX_ITEM_CHARS

@@ -1,0 +1,140 @@
+"""Meta-tests: the check registry is consistent, documented, and docs/checks.md is current."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+
+import pytest
+
+from project_corpus.doctor import CHECKS
+from project_corpus.doctor import docs
+from project_corpus.doctor.registry import Check
+from project_corpus.doctor.registry import check
+from project_corpus.errors import ERRORS
+from tests.conftest import REPO
+
+CHECKS_MD = REPO / "docs" / "checks.md"
+GATE = {
+    "MISSING_REQUIRED_PATH",
+    "REQUIRED_PATH_LINK",
+    "INVALID_ENCODING",
+    "MISSING_METADATA",
+    "INVALID_METADATA",
+    "MISSING_SECTION",
+    "DUPLICATE_SECTION",
+    "SECTION_ORDER",
+    "PROJECT_ID_MISMATCH",
+    "ROLE_OVERLAP",
+    "PROJECT_ABSOLUTE_ROOT",
+    "GENERATED_VIEW_UNMARKED",
+    "CONTEXT_SCOPE",
+    "SOURCE_LINK",
+    "SOURCE_PATH",
+    "POLICY_PARSE",
+    "POLICY_UNKNOWN_KEY",
+    "POLICY_SCHEMA",
+    "POLICY_VERSION",
+    "POLICY_PROJECT_ID",
+    "POLICY_PROFILE",
+    "POLICY_CAPABILITY",
+    "POLICY_PROFILE_CAPABILITY",
+    "POLICY_SCOPE",
+    "POLICY_WRITE_REQUIREMENTS",
+}
+SPEC_TABLE = {  # SPEC §8, besides the gate codes
+    "INDEX_MISSING": "FAIL",
+    "INDEX_CORRUPT": "FAIL",
+    "INDEX_SCHEMA_MISMATCH": "FAIL",
+    "INDEX_PATH": "FAIL",
+    "INDEX_PROJECT_MISMATCH": "FAIL",
+    "MISSING_SOURCE": "FAIL",
+    "STALE_INDEX": "FAIL",
+    "BROKEN_PROVENANCE": "FAIL",
+    "SUPERSEDED_RANKED_CURRENT": "FAIL",
+    "DUPLICATE_MEMORY_ITEM": "WARN",
+    "INVALID_TEMPORAL_RELATION": "FAIL",
+    "ORPHAN_SUPERSESSION": "WARN",
+    "TEMPORAL_CYCLE": "FAIL",
+    "CACHE_NOT_IGNORED": "WARN",
+    "ARTIFACT_SHAPE": "WARN",
+    "OVERSIZED_STATUS": "WARN",
+    "VOLATILE_WITHOUT_FRESHNESS": "WARN",
+    "INVALID_TIMESTAMP": "WARN",
+    "BUNDLE_PROJECT_MISMATCH": "FAIL",
+    "BUNDLE_SNAPSHOT": "FAIL",
+    "BUNDLE_HASH": "FAIL",
+    "BUNDLE_STALE_SOURCE": "FAIL",
+    "BUNDLE_FULL_SNAPSHOT_MISMATCH": "FAIL",
+    "CANDIDATE_WITHOUT_EVIDENCE": "FAIL",
+    "CANDIDATE_SCHEMA": "FAIL",
+    "CANDIDATE_PROJECT": "FAIL",
+    "CANDIDATE_ID": "FAIL",
+    "CANDIDATE_KIND": "FAIL",
+    "CANDIDATE_STATEMENT": "FAIL",
+    "CANDIDATE_TIME": "FAIL",
+    "CANDIDATE_EVIDENCE": "FAIL",
+}
+
+
+def test_checks_md_is_generated_from_the_registry() -> None:
+    assert CHECKS_MD.read_text(encoding="utf-8") == docs.render(), (
+        "run `python -m project_corpus.doctor.docs > docs/checks.md`"
+    )
+
+
+def test_docs_module_prints_the_document() -> None:
+    out = subprocess.run(
+        [sys.executable, "-m", "project_corpus.doctor.docs"],
+        check=True,
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+    ).stdout
+    assert out == docs.render()
+
+
+def test_registry_is_exactly_the_spec_table() -> None:
+    assert [c.code for c in CHECKS if c.gate] == [c.code for c in CHECKS if c.code in GATE]
+    assert {c.code for c in CHECKS if c.gate} == GATE
+    assert {c.code: c.severity for c in CHECKS if not c.gate} == SPEC_TABLE
+    assert all(c.severity == "FAIL" for c in CHECKS if c.gate)
+
+
+def test_codes_and_names_are_unique_and_matching() -> None:
+    assert len({c.code for c in CHECKS}) == len(CHECKS)
+    for item in CHECKS:
+        assert re.fullmatch(r"[A-Z][A-Z0-9_]*", item.code)
+        assert item.name == item.code.lower().replace("_", "-")
+        assert re.fullmatch(r"[A-Z][A-Za-z]+", item.pascal_name)
+
+
+@pytest.mark.parametrize("item", CHECKS, ids=lambda c: c.code)
+def test_every_check_is_documented(item: Check) -> None:
+    summary = item.summary
+    assert summary.endswith("."), summary
+    assert len(summary) <= 100, summary
+    assert "\n## Why it matters\n" in item.doc
+    assert "\n## Fix\n" in item.doc
+    assert item.code in ERRORS or f"### `{item.code}`" in CHECKS_MD.read_text(encoding="utf-8")
+    assert item.run.__module__ in docs.FAMILIES
+
+
+def test_engine_codes_are_registered_errors() -> None:
+    for code in GATE | {
+        "INDEX_MISSING",
+        "INDEX_CORRUPT",
+        "INDEX_SCHEMA_MISMATCH",
+        "INDEX_PATH",
+        "INDEX_PROJECT_MISMATCH",
+        "BUNDLE_HASH",
+    }:
+        assert code in ERRORS, code
+    candidate_codes = {c.code for c in CHECKS if c.code.startswith("CANDIDATE_")}
+    assert candidate_codes - set(ERRORS) == {"CANDIDATE_WITHOUT_EVIDENCE"}
+
+
+def test_check_declarations_are_validated() -> None:
+    with pytest.raises(ValueError, match="bad check"):
+        check("X_CODE", "x-code", severity="ERROR")

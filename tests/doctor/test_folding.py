@@ -1,0 +1,83 @@
+"""The doctor folds each content span once; the volatile pre-filter maps hits to claims."""
+
+from __future__ import annotations
+
+from hypothesis import given
+from hypothesis import settings
+from hypothesis import strategies as st
+
+from project_corpus.corpus.markdown import parse_document
+from project_corpus.doctor import volatile
+from project_corpus.doctor.content import CLAIM_KINDS
+from project_corpus.doctor.content import term_candidates
+from project_corpus.retrieval.text import collapse_all
+from project_corpus.retrieval.text import collapse_whitespace
+
+MATCHER = volatile.compile_terms(volatile.effective_terms({}))
+# Claims as paragraphs, list items and table rows, with terms at their start, middle and end,
+# inside words, across lines, in other cases, and non-claims (headings, metadata, code).
+LINES = [
+    "Currently fine.",
+    "it works today",
+    "- live now",
+    "| сейчас | x |",
+    "Сегодня всё",
+    "at the",
+    "moment it is",
+    "deliver alive",
+    "текущая версия",
+    "нетекущий",
+    "## Today",
+    "Key: today",
+    "```",
+    "code today",
+    "plain words",
+    "x_today",
+    "",
+    "",
+]
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.sampled_from(LINES), max_size=40))
+def test_every_claim_with_a_term_is_a_candidate(lines: list[str]) -> None:
+    doc = parse_document("\n".join(lines) + "\n")
+    folded = [(span, span.text.casefold()) for span in doc.spans]
+    found = term_candidates(folded, MATCHER)
+    assert found == sorted(set(found), key=doc.spans.index)
+    for span in doc.spans:
+        if span.kind in CLAIM_KINDS and volatile.volatile_term(span.text, MATCHER):
+            assert span in found
+        if span.kind not in CLAIM_KINDS:
+            assert span not in found
+
+
+def test_no_terms_means_no_candidates() -> None:
+    doc = parse_document("today is here\n")
+    assert term_candidates([(s, s.text.casefold()) for s in doc.spans], None) == []
+
+
+def test_every_whitespace_character_but_the_space_is_unprintable() -> None:
+    # collapse_whitespace's fast path relies on it.
+    spaces = [chr(c) for c in range(0x110000) if chr(c).isspace()]
+    assert len(spaces) > 20
+    assert [c for c in spaces if c.isprintable()] == [" "]
+
+
+@settings(max_examples=500, deadline=None)
+@given(
+    st.text(alphabet=st.sampled_from(list("ab я\t\n\r\u00a0\u2003\u2028\x1c\x85  ")), max_size=40)
+)
+def test_collapse_whitespace_equals_split_and_join(text: str) -> None:
+    assert collapse_whitespace(text) == " ".join(text.split())
+
+
+@settings(max_examples=500, deadline=None)
+@given(
+    st.lists(
+        st.text(alphabet=st.sampled_from(list("ab я\t\n\r\u00a0\u2003\x00  ")), max_size=12),
+        max_size=8,
+    )
+)
+def test_collapse_all_equals_collapsing_each_text(texts: list[str]) -> None:
+    assert collapse_all(texts) == [collapse_whitespace(text) for text in texts]

@@ -1,0 +1,246 @@
+"""Renderers: JSON, text, SARIF 2.1.0 (schema-valid) and GitHub workflow commands.
+
+Golden files in tests/golden/ are regenerated with `UPDATE_GOLDEN=1 pytest tests/test_output.py`.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import jsonschema
+import pytest
+
+from project_corpus import __version__
+from project_corpus.doctor import CHECKS
+from project_corpus.errors import ContextError
+from project_corpus.output import RENDERERS
+from project_corpus.output import render_report
+from project_corpus.output.github import annotation
+from project_corpus.output.github import escape_data
+from project_corpus.output.github import escape_property
+from project_corpus.output.sarif import uri
+from tests.conftest import MakeCorpus
+from tests.doctor.support import doctor
+from tests.doctor.support import valid_candidate
+from tests.doctor.support import write_json
+
+HERE = Path(__file__).resolve().parent.parent
+GOLDEN = HERE / "golden"
+SARIF_SCHEMA = json.loads((HERE / "data" / "sarif-schema-2.1.0.json").read_text(encoding="utf-8"))
+HISTORY = ".project-corpus/history/notes.md"
+ABSOLUTE = re.compile(r"(^|[\s'\"(=])/(tmp|home|root|usr|etc|var|private|Users)/")
+FINDINGS = {
+    HISTORY: "# Notes\nDate: 2026-02-01\nCreated-At: soon\n\n## Notes\n"
+    "We currently deploy on Fridays.\n\n"
+    "<!-- project-corpus: disable VOLATILE_WITHOUT_FRESHNESS -->\n"
+    "Right now the cache is cold.\n\n"
+    "Supersedes: ../elsewhere.md\n\n"
+    "Build a small, fast read-through cache for the catalogue service.\n",
+    ".project-corpus/reports/odd name%.md": "# Odd\nProtocol-Version: 2.0\nProject-ID: demo-project\n",
+}
+
+
+def sarif_validator() -> jsonschema.Draft7Validator:
+    return jsonschema.Draft7Validator(
+        SARIF_SCHEMA, format_checker=jsonschema.Draft7Validator.FORMAT_CHECKER
+    )
+
+
+def findings_report(make_corpus: MakeCorpus) -> dict[str, object]:
+    root = make_corpus(FINDINGS)
+    candidate = write_json(root, "cand.json", valid_candidate(root, kind="rumour"))
+    return doctor(root, candidates=[candidate])
+
+
+def strings(value: object) -> Iterator[str]:
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            yield key
+            yield from strings(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from strings(item)
+
+
+def check_golden(name: str, text: str) -> None:
+    path = GOLDEN / name
+    if os.environ.get("UPDATE_GOLDEN") == "1":
+        path.write_text(text, encoding="utf-8")
+    assert path.read_text(encoding="utf-8") == text, f"regenerate with UPDATE_GOLDEN=1 ({name})"
+
+
+# --- SARIF ---------------------------------------------------------------------------------------
+
+
+def test_the_format_checker_checks_uris() -> None:
+    bad = {
+        "version": "2.1.0",
+        "runs": [{"tool": {"driver": {"name": "x", "informationUri": "a b"}}}],
+    }
+    assert list(sarif_validator().iter_errors(bad))
+
+
+def test_sarif_with_findings_is_valid(make_corpus: MakeCorpus, tmp_path: Path) -> None:
+    log = json.loads(render_report(findings_report(make_corpus), "sarif"))
+    errors = [e.message for e in sarif_validator().iter_errors(log)]
+    assert errors == []
+    [run] = log["runs"]
+    rules = run["tool"]["driver"]["rules"]
+    assert [r["id"] for r in rules] == [c.code for c in CHECKS]
+    assert run["results"]
+    for result in run["results"]:
+        assert rules[result["ruleIndex"]]["id"] == result["ruleId"]
+        [location] = result["locations"]
+        artifact = location["physicalLocation"]["artifactLocation"]
+        assert artifact["uriBaseId"] == "%SRCROOT%"
+        assert not artifact["uri"].startswith("/")
+        assert location["physicalLocation"]["region"]["startLine"] >= 1
+        assert result["level"] in ("error", "warning")
+        assert result["fingerprints"] == result["partialFingerprints"]
+    assert not any(ABSOLUTE.search(s) or str(tmp_path) in s for s in strings(log))
+
+
+def test_sarif_suppressions_and_uris(make_corpus: MakeCorpus) -> None:
+    results = json.loads(render_report(findings_report(make_corpus), "sarif"))["runs"][0]["results"]
+    suppressed = [r for r in results if "suppressions" in r]
+    assert [r["suppressions"] for r in suppressed] == [[{"kind": "inSource"}]]
+    uris = {r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] for r in results}
+    assert ".project-corpus/reports/odd%20name%25.md" in uris
+
+
+def test_sarif_for_a_clean_corpus(example: Path) -> None:
+    log = json.loads(render_report(doctor(example), "sarif"))
+    assert list(sarif_validator().iter_errors(log)) == []
+    [run] = log["runs"]
+    assert run["results"] == []
+    driver = run["tool"]["driver"]
+    assert driver["name"] == "project-corpus"
+    assert driver["semanticVersion"] == __version__
+    assert driver["informationUri"].startswith("https://")
+    assert not any(ABSOLUTE.search(s) or str(example) in s for s in strings(log))
+
+
+def test_sarif_rules_come_from_the_registry() -> None:
+    rules = json.loads(render_report({"issues": []}, "sarif"))["runs"][0]["tool"]["driver"]["rules"]
+    for rule, item in zip(rules, CHECKS, strict=True):
+        assert rule["name"] == item.pascal_name
+        assert rule["shortDescription"]["text"] == item.summary
+        assert rule["fullDescription"]["text"] == item.doc
+        assert rule["help"]["markdown"] == item.doc
+        assert not re.search(r"^#", rule["help"]["text"], re.MULTILINE)
+        assert (
+            rule["defaultConfiguration"]["level"]
+            == {"FAIL": "error", "WARN": "warning"}[item.severity]
+        )
+
+
+def test_uri_percent_encoding() -> None:
+    assert uri(".project-corpus/reports/a b#?.md") == ".project-corpus/reports/a%20b%23%3F.md"
+    assert uri("отчёт.md") == "%D0%BE%D1%82%D1%87%D1%91%D1%82.md"
+    assert uri("a:b.md") == "a%3Ab.md"
+
+
+# --- golden files --------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("fmt", "name"),
+    [
+        ("json", "doctor-findings.json"),
+        ("sarif", "doctor-findings.sarif"),
+        ("text", "doctor-findings.txt"),
+        ("github", "doctor-findings.github.txt"),
+    ],
+)
+def test_golden_output(make_corpus: MakeCorpus, fmt: str, name: str) -> None:
+    check_golden(name, render_report(findings_report(make_corpus), fmt))
+
+
+# --- text ----------------------------------------------------------------------------------------
+
+
+def test_text_lines(make_corpus: MakeCorpus) -> None:
+    lines = render_report(findings_report(make_corpus), "text").splitlines()
+    assert lines[-1].startswith("project-corpus: ")
+    for line in lines[:-1]:
+        _path, number, rest = line.split(":", 2)
+        assert int(number) >= 1
+        code = rest.split()[0]
+        assert rest.startswith(f" {code} ")
+    assert not any("Right now" in line for line in lines)
+
+
+def test_text_escapes_control_characters_in_paths() -> None:
+    report = {
+        "ok": False,
+        "source_count": 0,
+        "summary": {"FAIL": 1, "WARN": 0, "suppressed": 0},
+        "issues": [
+            {
+                "path": "a\nb.md",
+                "line": 1,
+                "code": "X",
+                "message": "m.",
+                "suppressed": False,
+                "severity": "FAIL",
+            }
+        ],
+    }
+    assert render_report(report, "text").splitlines()[0] == "a\\nb.md:1: X m."
+
+
+# --- GitHub --------------------------------------------------------------------------------------
+
+
+def test_github_escaping() -> None:
+    assert escape_data("50% a\r\nb") == "50%25 a%0D%0Ab"
+    assert escape_property("a,b:c%\n") == "a%2Cb%3Ac%25%0A"
+    issue = {
+        "severity": "FAIL",
+        "path": "dir,x/a:b.md",
+        "line": 3,
+        "code": "CODE",
+        "message": "100% bad: yes",
+    }
+    assert annotation(issue) == "::error file=dir%2Cx/a%3Ab.md,line=3,title=CODE::100%25 bad: yes"
+    assert annotation({**issue, "severity": "WARN"}).startswith("::warning ")
+
+
+def test_github_output_without_overflow(make_corpus: MakeCorpus) -> None:
+    lines = render_report(findings_report(make_corpus), "github").splitlines()
+    assert all(line.startswith(("::error ", "::warning ")) for line in lines[:-1])
+    assert lines[-1].startswith("project-corpus: ")
+    assert not any(line.startswith("::notice") for line in lines)
+
+
+def test_github_output_with_overflow_adds_the_text_report(make_corpus: MakeCorpus) -> None:
+    body = "\n\n".join(f"Item {n} is live." for n in range(11))
+    report = doctor(make_corpus({HISTORY: f"# Notes\n\n## Notes\n{body}\n"}))
+    lines = render_report(report, "github").splitlines()
+    assert sum(line.startswith("::warning ") for line in lines) == 11
+    notice = next(n for n, line in enumerate(lines) if line.startswith("::notice "))
+    text = render_report(report, "text").splitlines()
+    assert lines[notice + 1 :] == text
+
+
+# --- registry of renderers -----------------------------------------------------------------------
+
+
+def test_every_format_renders_a_report(make_corpus: MakeCorpus) -> None:
+    report = findings_report(make_corpus)
+    assert set(RENDERERS) == {"json", "text", "sarif", "github"}
+    for fmt in RENDERERS:
+        assert render_report(report, fmt).endswith("\n")
+    assert json.loads(render_report(report, "json")) == report
+
+
+def test_unknown_format_is_a_usage_error() -> None:
+    with pytest.raises(ContextError) as err:
+        render_report({}, "xml")
+    assert err.value.code == "USAGE_ERROR"

@@ -1,0 +1,244 @@
+"""Retrieval: the scoring formula, selection reasons, de-duplication, determinism."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import settings
+from hypothesis import strategies as st
+
+from project_corpus.corpus.snapshot import collect
+from project_corpus.errors import ContextError
+from project_corpus.retrieval.rank import search
+from project_corpus.retrieval.text import query_stems
+from project_corpus.retrieval.text import stem
+from project_corpus.retrieval.text import stem_prefix
+from project_corpus.retrieval.text import stems
+from tests.conftest import MakeCorpus
+from tests.conftest import Run
+from tests.conftest import report
+
+R = ".project-corpus/reports/"
+STATUS = ".project-corpus/state/STATUS.md"
+
+
+def top(root: Path, query: str, limit: int = 20) -> list[tuple[str, str, int]]:
+    return [(r.item.source_path, r.item.text, r.score) for r in search(collect(root), query, limit)]
+
+
+def test_status_is_top_for_the_exact_next_action(example: Path) -> None:
+    assert top(example, "what is the exact next action")[0][0] == STATUS
+
+
+def test_status_is_top_for_a_russian_question_about_the_current_state(example: Path) -> None:
+    assert top(example, "какое текущее состояние проекта")[0][0] == STATUS
+
+
+def test_superseded_report_still_appears_marked_superseded(example: Path) -> None:
+    results = search(collect(example), "eviction benchmark", 100)
+    superseded = [r for r in results if r.item.source_path.endswith("eviction-bench-v1.md")]
+    assert superseded
+    assert all(r.item.temporal_status == "superseded" for r in superseded)
+
+
+def test_policy_denied_file_never_appears(example: Path, cli: object) -> None:
+    assert cli("context", "build", example).code == 0  # type: ignore[operator]
+    run: Run = cli("context", "query", example, "ZEBRAFISH-DENIED private notes", "--limit", "100")  # type: ignore[operator]
+    assert run.code == 0
+    doc = run.json()
+    assert isinstance(doc, dict)
+    assert "ZEBRAFISH" not in str(doc["results"])
+    assert "private-notes" not in str(doc["results"])
+
+
+def test_score_is_the_sum_of_the_documented_parts(make_corpus: MakeCorpus) -> None:
+    corpus = collect(make_corpus())
+    query = "weekly benchmark"
+    result = next(r for r in search(corpus, query) if r.item.text.startswith("Hit ratio"))
+    n = len(corpus.items)
+    terms = set(query_stems(query))
+    df = {
+        t: sum(1 for i in corpus.items if t in set(stems(i.text)) | set(stems(i.section)))
+        for t in terms
+    }
+    idf = {t: math.log(1 + (n - df[t] + 0.5) / (df[t] + 0.5)) for t in terms}
+    lexical = math.floor(200 * sum(idf.values()) / sum(idf.values()))
+    stamps = sorted({s.timestamp for s in corpus.sources if s.timestamp})
+    recency = (10 * (stamps.index(result.item.timestamp) + 1)) // len(stamps)
+    # every term hits; phrase +25; ACTIVE_TASK 65; current +20; recency; section +3
+    assert result.score == lexical + 25 + 65 + 20 + recency + 3
+    assert result.reasons == (
+        "lexical_terms:benchmark,week",
+        "exact_phrase",
+        "authority:ACTIVE_TASK",
+        "temporal:current",
+        "exact_project_scope",
+        "explicit_timestamp",
+        "section_provenance",
+    )
+
+
+def test_partial_matches_score_by_idf_share(make_corpus: MakeCorpus) -> None:
+    corpus = collect(make_corpus())
+    full = next(
+        r for r in search(corpus, "weekly xylophone") if r.item.text.startswith("Hit ratio")
+    )
+    assert full.reasons[0] == "lexical_terms:week"
+    assert "exact_phrase" not in full.reasons
+
+
+def test_historical_intent_lifts_old_sources(make_corpus: MakeCorpus) -> None:
+    root = make_corpus()
+    plain = {p: s for p, _, s in top(root, "latency")}
+    old = {p: s for p, _, s in top(root, "previous latency")}
+    new, prev = R + "bench-new.md", R + "bench-old.md"
+    assert plain[new] > plain[prev]
+    assert old[prev] - old[new] == plain[prev] - plain[new] + 70
+    reasons = next(
+        r.reasons
+        for r in search(collect(root), "previous latency")
+        if r.item.source_path == R + "bench-old.md"
+    )
+    assert "historical_query_intent" in reasons
+    assert "temporal:superseded" in reasons
+
+
+def test_role_bonus_applies_to_status_for_state_words(make_corpus: MakeCorpus) -> None:
+    results = search(collect(make_corpus()), "current blockers")
+    status = [r for r in results if r.item.source_path == STATUS]
+    assert status
+    assert all("canonical_current_state_role" in r.reasons for r in status)
+
+
+def test_role_bonus_applies_to_project_for_identity_words(make_corpus: MakeCorpus) -> None:
+    results = search(collect(make_corpus()), "objective")
+    assert results[0].item.source_path == ".project-corpus/state/PROJECT.md"
+    assert "canonical_identity_role" in results[0].reasons
+
+
+def test_items_without_a_hit_are_not_results(make_corpus: MakeCorpus) -> None:
+    assert search(collect(make_corpus()), "xylophone") == []
+
+
+def test_exact_and_near_duplicates_are_dropped(make_corpus: MakeCorpus) -> None:
+    text = "The warm cache keeps catalogue pages resident for ten minutes."
+    root = make_corpus(
+        {
+            ".project-corpus/history/2026-02.md": f"# A\nDate: 2026-02-01\n\n## N\n{text}\n",
+            ".project-corpus/history/2026-03.md": f"# B\nDate: 2026-03-01\n\n## N\n{text.upper()}\n",
+            ".project-corpus/history/2026-04.md": f"# C\nDate: 2026-04-01\n\n## N\n{text} Really.\n",
+        }
+    )
+    texts = [t for _, t, _ in top(root, "warm cache catalogue pages resident")]
+    assert sum(1 for t in texts if "resident" in t.lower()) == 1
+
+
+def test_foreign_items_are_never_results(make_corpus: MakeCorpus) -> None:
+    alien = report("alien", "2026-11-01", "Alien latency of 1 ms.").replace(
+        "Project-ID: demo-project", "Project-ID: other-project"
+    )
+    root = make_corpus({R + "alien.md": alien})
+    assert all(p != R + "alien.md" for p, _, _ in top(root, "alien latency", 100))
+
+
+def test_order_is_score_then_path_then_line(make_corpus: MakeCorpus) -> None:
+    results = search(collect(make_corpus()), "benchmark run", 100)
+    keys = [(-r.score, r.item.source_path, r.item.line_start) for r in results]
+    assert keys == sorted(keys)
+
+
+@pytest.mark.parametrize("limit", ["0", "101", "abc", "-1", "1.5"])
+def test_bad_limits_are_query_limit(make_corpus: MakeCorpus, cli: object, limit: str) -> None:
+    root = make_corpus()
+    run: Run = cli("context", "query", root, "latency", "--limit", limit)  # type: ignore[operator]
+    assert run.code == 2
+    assert run.error()["error"] == "QUERY_LIMIT"
+
+
+@pytest.mark.parametrize("query", ["", "   ", "?!...", "___"])
+def test_queries_without_word_characters_are_query_empty(
+    make_corpus: MakeCorpus, cli: object, query: str
+) -> None:
+    run: Run = cli("context", "query", make_corpus(), query)  # type: ignore[operator]
+    assert run.code == 2
+    assert run.error()["error"] == "QUERY_EMPTY"
+
+
+def test_limit_caps_results_and_output_is_deterministic(
+    make_corpus: MakeCorpus, cli: object
+) -> None:
+    root = make_corpus()
+    cli("context", "build", root)  # type: ignore[operator]
+    first = cli("context", "query", root, "benchmark latency", "--limit", "3")  # type: ignore[operator]
+    second = cli("context", "query", root, "benchmark latency", "--limit", "3")  # type: ignore[operator]
+    assert first.code == 0
+    assert first.out == second.out
+    doc = first.json()
+    assert isinstance(doc, dict)
+    assert len(doc["results"]) == 3
+    assert doc["non_authoritative"] is True
+    assert doc["schema_version"] == "1"
+    assert all(
+        r["freshness_requirement"] == "READ_PRIMARY_SOURCE_BEFORE_AUTHORITY_CLAIM"
+        for r in doc["results"]
+    )
+
+
+def test_library_rejects_bad_arguments_with_codes(make_corpus: MakeCorpus) -> None:
+    corpus = collect(make_corpus())
+    for query, limit, code in (
+        ("", 5, "QUERY_EMPTY"),
+        ("x", 0, "QUERY_LIMIT"),
+        ("x", True, "QUERY_LIMIT"),
+    ):
+        with pytest.raises(ContextError) as info:
+            search(corpus, query, limit)
+        assert info.value.code == code
+
+
+LETTERS = st.sampled_from(
+    list("abcdefghijklmnopqrstuvwxyzабвгдеёжзийклмнопрстуфхцчшщъыьэюя0123456789")
+)
+
+
+@settings(max_examples=2000, deadline=None)
+@given(st.text(alphabet=LETTERS, min_size=1, max_size=16))
+def test_every_token_starts_with_the_stem_prefix_of_its_stem(token: str) -> None:
+    folded = token.casefold().replace("ё", "е")
+    assert folded.startswith(stem_prefix(stem(folded)))
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    st.lists(
+        st.text(alphabet=st.sampled_from(list("abc кот")), min_size=1, max_size=30),
+        min_size=1,
+        max_size=6,
+    ),
+    st.text(alphabet=st.sampled_from(list("abc кот")), min_size=1, max_size=12),
+)
+def test_ranking_is_deterministic_and_well_formed(
+    tmp_path_factory: pytest.TempPathFactory, paragraphs: list[str], query: str
+) -> None:
+    from tests.conftest import BASE_FILES
+    from tests.conftest import write_files
+
+    root = tmp_path_factory.mktemp("c")
+    for folder in ("tasks", "reports", "history"):
+        (root / ".project-corpus" / folder).mkdir(parents=True)
+    body = "\n\n".join(paragraphs)
+    write_files(
+        root, {**BASE_FILES, ".project-corpus/history/2026-05.md": f"# H\n\n## S\n{body}\n"}
+    )
+    corpus = collect(root)
+    if not any(ch.isalnum() for ch in query):
+        with pytest.raises(ContextError, match="QUERY_EMPTY"):
+            search(corpus, query, 100)
+        return
+    first = search(corpus, query, 100)
+    again = search(collect(root), query, 100)
+    assert [r.as_dict() for r in first] == [r.as_dict() for r in again]
+    assert len({r.item.item_id for r in first}) == len(first)
