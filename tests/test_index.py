@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from project_corpus.corpus.items import corpus_items
 from project_corpus.corpus.snapshot import collect
 from project_corpus.index import open_index
 from tests.conftest import MakeCorpus
@@ -39,7 +40,7 @@ def test_build_reports_counts_and_writes_the_index_with_a_gitignore(
         "project_id": "demo-project",
         "index_schema_version": "1",
         "source_count": len(corpus.sources),
-        "item_count": len(corpus.items),
+        "item_count": len(corpus_items(corpus)),
         "source_snapshot_digest": corpus.snapshot_digest,
         "non_authoritative": True,
     }
@@ -56,7 +57,7 @@ def test_index_never_contains_source_text(example: Path, cli: object) -> None:
     data = (example / INDEX).read_bytes()
     corpus = collect(example)
     checked = 0
-    for item in corpus.items:
+    for item in corpus_items(corpus):
         for sentence in re.split(r"(?<=[.!?])\s+", item.text):
             words = sentence.split()
             if len(words) >= 3:

@@ -39,16 +39,16 @@ __all__ = [
 ]
 
 if TYPE_CHECKING:
-    from project_corpus.retrieval.bundle import compile_bundle
     from project_corpus.candidate import validate_candidate
+    from project_corpus.corpus.snapshot import collect
     from project_corpus.doctor import memory_doctor
     from project_corpus.errors import ContextError
     from project_corpus.evaluate import evaluate_dataset
     from project_corpus.index import build_index
     from project_corpus.index import open_index
-    from project_corpus.retrieval.receipt import make_receipt
+    from project_corpus.retrieval.bundle import compile_bundle
     from project_corpus.retrieval.rank import query_index
-    from project_corpus.corpus.snapshot import collect
+    from project_corpus.retrieval.receipt import make_receipt
 
 
 def __getattr__(name: str) -> object:

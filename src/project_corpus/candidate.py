@@ -8,16 +8,15 @@ as a `ContextError` (the library contract); `lint_candidates` is the
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable
-from collections.abc import Sequence
 from typing import NamedTuple
 
+from project_corpus.corpus.policy import ID_RE
 from project_corpus.errors import ContextError
+from project_corpus.errors import printable
 from project_corpus.models import SOURCE_ROOTS
 from project_corpus.models import Corpus
 from project_corpus.models import Source
-from project_corpus.corpus.policy import ID_RE
 from project_corpus.timeparse import is_strict_utc
 
 KEYS = (
@@ -64,11 +63,6 @@ def show(value: object) -> str:
         return _type_name(value)
     text = repr(value)
     return text if len(text) <= SHOWN_CHARS else text[: SHOWN_CHARS - 3] + "..."
-
-
-def printable(text: str) -> str:
-    """TEXT with anything that cannot be written as UTF-8 (lone surrogates) escaped."""
-    return text.encode("utf-8", "backslashreplace").decode("utf-8")
 
 
 def _type_name(value: object) -> str:
@@ -322,21 +316,3 @@ def validate_candidate(corpus: Corpus, candidate: object) -> dict[str, object]:
         "non_authoritative": True,
         "promotion": PROMOTION,
     }
-
-
-def lint_candidates(root: str | os.PathLike[str], files: Sequence[str]) -> dict[str, object]:
-    """The `context candidate-validate` report: every problem of every candidate in FILES
-    (default: every `*.json` in .project-corpus/candidates/), against the strict snapshot."""
-    from project_corpus.corpus import fs
-    from project_corpus.doctor.candidates import file_issues
-    from project_corpus.doctor.inputs import candidate_dir_files
-    from project_corpus.doctor.inputs import load_input
-    from project_corpus.doctor.report import candidate_count
-    from project_corpus.doctor.report import lint_report
-    from project_corpus.corpus.snapshot import collect
-
-    root_path = fs.resolve_root(root)
-    loaded = [load_input(root_path, f) for f in files] if files else candidate_dir_files(root_path)
-    corpus = collect(root_path)
-    issues = [issue for entry in loaded for issue in file_issues(entry, corpus)]
-    return lint_report(corpus, issues, candidate_count(loaded))

@@ -101,3 +101,8 @@ class ContextError(Exception):
 
     def envelope(self) -> dict[str, object]:
         return {"ok": False, "error": self.code, "detail": self.detail, "hint": self.hint}
+
+
+def printable(text: str) -> str:
+    """TEXT with anything that cannot be written as UTF-8 (lone surrogates) escaped."""
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")

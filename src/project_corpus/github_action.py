@@ -1,4 +1,5 @@
-"""The logic of the GitHub Action (`action/action.yml`): `python -m project_corpus.github_action STEP`.
+"""The logic of the GitHub Action (`action/action.yml`):
+`python -m project_corpus.github_action STEP`.
 
 Steps, in the order action.yml runs them:
 

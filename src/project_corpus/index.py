@@ -16,6 +16,7 @@ from typing import NamedTuple
 
 from project_corpus import __version__
 from project_corpus.corpus import fs
+from project_corpus.corpus.items import corpus_items
 from project_corpus.errors import ContextError
 from project_corpus.models import CACHE_DIR
 from project_corpus.models import INDEX_SCHEMA_VERSION
@@ -175,7 +176,7 @@ def serialize(corpus: Corpus) -> bytes:
             "INSERT INTO items VALUES (?, ?, ?, ?, ?)",
             [
                 (i.item_id, i.source_path, i.line_start, i.line_end, i.section_line)
-                for i in corpus.items
+                for i in corpus_items(corpus)
             ],
         )
         conn.executemany(
@@ -205,7 +206,7 @@ def build_index(corpus: Corpus, index: str | None = None) -> dict[str, object]:
         "project_id": corpus.project_id,
         "index_schema_version": INDEX_SCHEMA_VERSION,
         "source_count": len(corpus.sources),
-        "item_count": len(corpus.items),
+        "item_count": sum(len(s.doc.spans) for s in corpus.sources),
         "source_snapshot_digest": corpus.snapshot_digest,
         "non_authoritative": True,
     }

@@ -40,19 +40,19 @@ from mcp.server import ServerRequestContext
 from mcp.server.stdio import stdio_server
 
 from project_corpus import __version__
-from project_corpus.corpus import fs
-from project_corpus.trust import grant_file
 from project_corpus import trust
-from project_corpus.retrieval.bundle import check_budget
-from project_corpus.retrieval.bundle import compile_bundle
 from project_corpus.candidate import validate_candidate
+from project_corpus.corpus import fs
+from project_corpus.corpus.snapshot import collect
 from project_corpus.doctor import memory_doctor
 from project_corpus.errors import ContextError
 from project_corpus.jsonio import pretty
+from project_corpus.retrieval.bundle import check_budget
+from project_corpus.retrieval.bundle import compile_bundle
 from project_corpus.retrieval.rank import check_limit
 from project_corpus.retrieval.rank import check_query
 from project_corpus.retrieval.rank import query_index
-from project_corpus.corpus.snapshot import collect
+from project_corpus.trust import grant_file
 
 LOG = logging.getLogger("project_corpus.mcp")
 SERVER_NAME = "project-corpus"

@@ -218,12 +218,6 @@ class Corpus:
         """The same sources, keyed by path."""
         return {src.path: src for src in self.sources}
 
-    @cached_property
-    def items(self) -> tuple[Item, ...]:
-        from project_corpus.corpus.items import source_items
-
-        return tuple(item for src in self.sources for item in source_items(src))
-
     def source(self, path: str) -> Source | None:
         return self.by_path.get(path)
 

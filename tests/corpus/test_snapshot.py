@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from project_corpus.corpus.items import corpus_items
 from project_corpus.corpus.snapshot import collect
 from project_corpus.errors import ContextError
 from tests.conftest import FIXTURES
@@ -97,7 +98,7 @@ def test_timestamp_is_the_first_parsable_label_normalised_to_utc(make_corpus: Ma
 def test_policy_denied_file_never_becomes_a_source(example: Path) -> None:
     corpus = collect(example)
     assert ".project-corpus/history/private-notes.md" not in corpus.source_map()
-    assert all("ZEBRAFISH-DENIED" not in item.text for item in corpus.items)
+    assert all("ZEBRAFISH-DENIED" not in item.text for item in corpus_items(corpus))
 
 
 def test_example_corpus_classes(example: Path) -> None:

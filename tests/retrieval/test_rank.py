@@ -10,6 +10,7 @@ from hypothesis import given
 from hypothesis import settings
 from hypothesis import strategies as st
 
+from project_corpus.corpus.items import corpus_items
 from project_corpus.corpus.snapshot import collect
 from project_corpus.errors import ContextError
 from project_corpus.retrieval.rank import search
@@ -58,10 +59,10 @@ def test_score_is_the_sum_of_the_documented_parts(make_corpus: MakeCorpus) -> No
     corpus = collect(make_corpus())
     query = "weekly benchmark"
     result = next(r for r in search(corpus, query) if r.item.text.startswith("Hit ratio"))
-    n = len(corpus.items)
+    n = len(corpus_items(corpus))
     terms = set(query_stems(query))
     df = {
-        t: sum(1 for i in corpus.items if t in set(stems(i.text)) | set(stems(i.section)))
+        t: sum(1 for i in corpus_items(corpus) if t in set(stems(i.text)) | set(stems(i.section)))
         for t in terms
     }
     idf = {t: math.log(1 + (n - df[t] + 0.5) / (df[t] + 0.5)) for t in terms}

@@ -71,7 +71,7 @@ def candidate_validate(
     exit_zero: bool,
 ) -> int:
     """Lint proposed memory candidates (default: .project-corpus/candidates/*.json)."""
-    from project_corpus.candidate import lint_candidates
+    from project_corpus.doctor.candidates import lint_candidates
     from project_corpus.output import render_report
 
     report = lint_candidates(root, [*inputs, *files])

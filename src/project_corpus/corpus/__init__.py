@@ -1,1 +1,2 @@
-"""Reading the corpus: confined files, policy, Markdown, conformance, the scoped snapshot and its items."""
+"""Reading the corpus: confined files, policy, Markdown, conformance, the scoped snapshot
+and its items."""

@@ -5,12 +5,12 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from project_corpus.corpus.policy import ID_RE
+from project_corpus.corpus.protocol import section_text
 from project_corpus.models import PROJECT_PATH
 from project_corpus.models import STATUS_PATH
 from project_corpus.models import Document
 from project_corpus.models import Source
-from project_corpus.corpus.policy import ID_RE
-from project_corpus.corpus.protocol import section_text
 from project_corpus.timeparse import parse_timestamp
 
 TIMESTAMP_KEYS = ("Created-At", "Date", "Created", "Updated-At", "Last-Verified-At")

@@ -5,16 +5,22 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from project_corpus.corpus.markdown import MAX_ITEM_CHARS
+from project_corpus.models import Corpus
 from project_corpus.models import Item
 from project_corpus.models import Source
 from project_corpus.models import Span
 
-__all__ = ["MAX_ITEM_CHARS", "make_item", "source_items"]
+__all__ = ["MAX_ITEM_CHARS", "corpus_items", "make_item", "source_items"]
 
 
 def make_item(source: Source, span: Span) -> Item:
     """The item of SOURCE at SPAN."""
     return _items(source, (span,))[0]
+
+
+def corpus_items(corpus: Corpus) -> list[Item]:
+    """The items of every source of CORPUS (foreign included: retrieval filters by project)."""
+    return [item for src in corpus.sources for item in source_items(src)]
 
 
 def source_items(source: Source) -> list[Item]:

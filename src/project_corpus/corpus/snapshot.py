@@ -17,17 +17,7 @@ from typing import NamedTuple
 
 from project_corpus.corpus import classify
 from project_corpus.corpus import fs
-from project_corpus.errors import ContextError
-from project_corpus.jsonio import canonical_sha256
-from project_corpus.jsonio import sha256_hex
 from project_corpus.corpus.markdown import parse_document
-from project_corpus.models import PROJECT_PATH
-from project_corpus.models import SOURCE_ROOTS
-from project_corpus.models import STATUS_PATH
-from project_corpus.models import Corpus
-from project_corpus.models import Document
-from project_corpus.models import Finding
-from project_corpus.models import Policy
 from project_corpus.corpus.policy import EMPTY_POLICY
 from project_corpus.corpus.policy import ID_RE
 from project_corpus.corpus.policy import MAX_POLICY_BYTES
@@ -40,6 +30,16 @@ from project_corpus.corpus.protocol import check_project
 from project_corpus.corpus.protocol import check_status
 from project_corpus.corpus.supersession import relations
 from project_corpus.corpus.supersession import superseded_paths
+from project_corpus.errors import ContextError
+from project_corpus.jsonio import canonical_sha256
+from project_corpus.jsonio import sha256_hex
+from project_corpus.models import PROJECT_PATH
+from project_corpus.models import SOURCE_ROOTS
+from project_corpus.models import STATUS_PATH
+from project_corpus.models import Corpus
+from project_corpus.models import Document
+from project_corpus.models import Finding
+from project_corpus.models import Policy
 
 MAX_SOURCE_BYTES = 8 * 1024 * 1024
 MAX_SOURCES = 2048

@@ -122,8 +122,8 @@ def memory_doctor(
 
     Raises ContextError for a bad configuration (CONFIG_INVALID), a bad input file
     (CONTEXT_INPUT_PATH / CONTEXT_INPUT_JSON), limits (CONTEXT_LIMIT) or a bad ROOT."""
-    from project_corpus.doctor.index_checks import open_for_doctor
     from project_corpus.corpus.snapshot import collect
+    from project_corpus.doctor.index_checks import open_for_doctor
 
     if fail_on not in FAIL_ON:
         raise ContextError("USAGE_ERROR", f"--fail-on must be FAIL or WARN, not {fail_on!r}")

@@ -8,16 +8,24 @@ existing parent for a missing key), with the keys `pointer` and, for a source re
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
+from collections.abc import Sequence
 
 from project_corpus.candidate import Problem
 from project_corpus.candidate import candidate_problems
+from project_corpus.corpus import fs
+from project_corpus.corpus.snapshot import collect
+from project_corpus.doctor.inputs import candidate_dir_files
 from project_corpus.doctor.inputs import line_of
+from project_corpus.doctor.inputs import load_input
 from project_corpus.doctor.inputs import pointer_lines
 from project_corpus.doctor.registry import DoctorView
 from project_corpus.doctor.registry import Issue
 from project_corpus.doctor.registry import LoadedJSON
 from project_corpus.doctor.registry import check
+from project_corpus.doctor.report import candidate_count
+from project_corpus.doctor.report import lint_report
 from project_corpus.models import Corpus
 
 
@@ -176,3 +184,14 @@ def candidate_without_evidence(view: DoctorView) -> Iterator[Issue]:
     Add at least one source ref to the Task, Report, History or state line it rests on.
     """
     yield from _by_code(view, "CANDIDATE_WITHOUT_EVIDENCE")
+
+
+def lint_candidates(root: str | os.PathLike[str], files: Sequence[str]) -> dict[str, object]:
+    """The `context candidate-validate` report: every problem of every candidate in FILES
+    (default: every `*.json` in .project-corpus/candidates/), against the strict snapshot."""
+
+    root_path = fs.resolve_root(root)
+    loaded = [load_input(root_path, f) for f in files] if files else candidate_dir_files(root_path)
+    corpus = collect(root_path)
+    issues = [issue for entry in loaded for issue in file_issues(entry, corpus)]
+    return lint_report(corpus, issues, candidate_count(loaded))

@@ -8,14 +8,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING
 from typing import NamedTuple
+from typing import Protocol
 
 from project_corpus.corpus import fs
 from project_corpus.errors import ContextError
-
-if TYPE_CHECKING:
-    from project_corpus.doctor.registry import Check
 
 DEFAULT_CONFIG_PATH = ".project-corpus/lint.yaml"
 MAX_CONFIG_BYTES = 256 * 1024
@@ -31,6 +28,13 @@ class IgnoreRule(NamedTuple):
 
     paths: tuple[str, ...]
     codes: tuple[str, ...]
+
+
+class RuleFacts(Protocol):
+    """What the configuration needs to know of a check (the registry's `Check` has it)."""
+
+    @property
+    def gate(self) -> bool: ...
 
 
 class LintConfig(NamedTuple):
@@ -50,7 +54,7 @@ def _invalid(path: str, detail: str) -> ContextError:
     )
 
 
-def load_config(root: Path, user_path: str | None, checks: Mapping[str, Check]) -> LintConfig:
+def load_config(root: Path, user_path: str | None, checks: Mapping[str, RuleFacts]) -> LintConfig:
     """The configuration of ROOT: --config FILE, else lint.yaml when present, else defaults."""
     if user_path is not None:
         rel = fs.portable_input_path(root, user_path, code="CONFIG_INVALID")
@@ -82,7 +86,7 @@ def _yaml(rel: str, data: bytes) -> object:
         raise _invalid(rel, f"not valid YAML ({type(exc).__name__})") from None
 
 
-def parse_config(rel: str, raw: object, checks: Mapping[str, Check]) -> LintConfig:
+def parse_config(rel: str, raw: object, checks: Mapping[str, RuleFacts]) -> LintConfig:
     """Validate a loaded YAML value (None = an empty file)."""
     if raw is None:
         return DEFAULT._replace(path=rel)
@@ -100,13 +104,13 @@ def parse_config(rel: str, raw: object, checks: Mapping[str, Check]) -> LintConf
     )
 
 
-def _code(rel: str, where: str, code: object, checks: Mapping[str, Check]) -> str:
+def _code(rel: str, where: str, code: object, checks: Mapping[str, RuleFacts]) -> str:
     if not isinstance(code, str) or code not in checks:
         raise _invalid(rel, f"{where}: unknown check code {code!r}")
     return code
 
 
-def _rules(rel: str, raw: object, checks: Mapping[str, Check]) -> dict[str, str]:
+def _rules(rel: str, raw: object, checks: Mapping[str, RuleFacts]) -> dict[str, str]:
     if not isinstance(raw, dict):
         raise _invalid(rel, "`rules` must be a mapping of CODE: off|WARN|FAIL")
     rules = {}
@@ -131,7 +135,7 @@ def _string_list(rel: str, where: str, raw: object) -> tuple[str, ...]:
     return tuple(raw)
 
 
-def _ignore(rel: str, raw: object, checks: Mapping[str, Check]) -> tuple[IgnoreRule, ...]:
+def _ignore(rel: str, raw: object, checks: Mapping[str, RuleFacts]) -> tuple[IgnoreRule, ...]:
     if not isinstance(raw, list):
         raise _invalid(rel, "`ignore` must be a list of {paths: [...], codes: [...]}")
     rules = []

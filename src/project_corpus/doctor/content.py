@@ -16,6 +16,7 @@ from operator import add
 
 from project_corpus.corpus.classify import AUTHORITY_CLASSES
 from project_corpus.corpus.classify import TIMESTAMP_KEYS
+from project_corpus.corpus.protocol import check_artifact
 from project_corpus.doctor import volatile
 from project_corpus.doctor.registry import DoctorView
 from project_corpus.doctor.registry import Issue
@@ -24,7 +25,6 @@ from project_corpus.doctor.registry import from_finding
 from project_corpus.models import STATUS_PATH
 from project_corpus.models import Source
 from project_corpus.models import Span
-from project_corpus.corpus.protocol import check_artifact
 from project_corpus.retrieval.text import collapse_all
 from project_corpus.retrieval.text import normalise
 from project_corpus.timeparse import parse_timestamp

@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from project_corpus.corpus.items import corpus_items
 from project_corpus.doctor.registry import DoctorView
 from project_corpus.doctor.registry import Issue
 from project_corpus.doctor.registry import check
@@ -192,7 +193,7 @@ def broken_provenance(view: DoctorView) -> Iterator[Issue]:
     """
     assert view.stored is not None
     fresh: dict[str, set[tuple[str, int, int]]] = {}
-    for own in view.corpus.items:
+    for own in corpus_items(view.corpus):
         fresh.setdefault(own.source_path, set()).add((own.item_id, own.line_start, own.line_end))
     broken: dict[str, list[StoredItem]] = {}
     for item in view.stored.items:

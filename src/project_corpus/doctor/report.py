@@ -10,7 +10,6 @@ import hashlib
 from collections.abc import Mapping
 from collections.abc import Sequence
 
-from project_corpus.candidate import printable
 from project_corpus.doctor.config import DEFAULT
 from project_corpus.doctor.config import LintConfig
 from project_corpus.doctor.registry import Check
@@ -20,6 +19,7 @@ from project_corpus.doctor.suppress import NO_DIRECTIVES
 from project_corpus.doctor.suppress import Directives
 from project_corpus.doctor.suppress import ignored_by_config
 from project_corpus.doctor.suppress import parse_directives
+from project_corpus.errors import printable
 from project_corpus.models import INDEX_SCHEMA_VERSION
 from project_corpus.models import Corpus
 from project_corpus.retrieval.text import normalise

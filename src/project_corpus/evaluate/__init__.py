@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import os
 
-from project_corpus.evaluate.metrics import METRICS
-from project_corpus.evaluate.metrics import observe
 from project_corpus.evaluate.dataset import EvalCase
 from project_corpus.evaluate.dataset import parse_dataset
+from project_corpus.evaluate.metrics import METRICS
+from project_corpus.evaluate.metrics import observe
 from project_corpus.models import Corpus
 
 RENDER_FORMATS = ("json", "markdown")

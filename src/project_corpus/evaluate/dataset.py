@@ -13,10 +13,10 @@ import re
 from collections.abc import Callable
 from typing import NamedTuple
 
-from project_corpus.retrieval import text as textmod
 from project_corpus.corpus.classify import AUTHORITY_CLASSES
 from project_corpus.corpus.classify import TEMPORAL_STATUSES
 from project_corpus.errors import ContextError
+from project_corpus.retrieval import text as textmod
 
 SCHEMA_VERSION = "1"
 MAX_CASES = 1000

@@ -14,10 +14,10 @@ import math
 from collections.abc import Callable
 from typing import NamedTuple
 
-from project_corpus.retrieval.bundle import compile_bundle
 from project_corpus.evaluate.dataset import EvalCase
 from project_corpus.jsonio import canonical_bytes
 from project_corpus.models import Corpus
+from project_corpus.retrieval.bundle import compile_bundle
 from project_corpus.retrieval.rank import Result
 from project_corpus.retrieval.rank import search
 

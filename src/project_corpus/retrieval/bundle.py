@@ -11,13 +11,18 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
-from project_corpus.retrieval import text as textmod
-from project_corpus.errors import ContextError
 from project_corpus.corpus.items import make_item
-from project_corpus.jsonio import canonical_bytes
-from project_corpus.jsonio import canonical_sha256
 from project_corpus.corpus.markdown import COMMENT_RE
 from project_corpus.corpus.markdown import FENCE_RE
+from project_corpus.corpus.protocol import PROJECT_KEYS
+from project_corpus.corpus.protocol import PROJECT_SECTIONS
+from project_corpus.corpus.protocol import STATUS_KEYS
+from project_corpus.corpus.protocol import STATUS_SECTIONS
+from project_corpus.corpus.protocol import TASK_SECTIONS
+from project_corpus.corpus.protocol import section_text
+from project_corpus.errors import ContextError
+from project_corpus.jsonio import canonical_bytes
+from project_corpus.jsonio import canonical_sha256
 from project_corpus.models import INDEX_SCHEMA_VERSION
 from project_corpus.models import PROJECT_PATH
 from project_corpus.models import STATUS_PATH
@@ -26,12 +31,7 @@ from project_corpus.models import Document
 from project_corpus.models import Item
 from project_corpus.models import Source
 from project_corpus.models import Span
-from project_corpus.corpus.protocol import PROJECT_KEYS
-from project_corpus.corpus.protocol import PROJECT_SECTIONS
-from project_corpus.corpus.protocol import STATUS_KEYS
-from project_corpus.corpus.protocol import STATUS_SECTIONS
-from project_corpus.corpus.protocol import TASK_SECTIONS
-from project_corpus.corpus.protocol import section_text
+from project_corpus.retrieval import text as textmod
 from project_corpus.retrieval.rank import Result
 from project_corpus.retrieval.rank import check_query
 from project_corpus.retrieval.rank import search

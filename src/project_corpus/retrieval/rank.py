@@ -7,14 +7,15 @@ import math
 import re
 from typing import NamedTuple
 
-from project_corpus.retrieval import text as textmod
+from project_corpus.corpus.items import corpus_items
+from project_corpus.corpus.snapshot import paused_gc
 from project_corpus.errors import ContextError
 from project_corpus.models import FRESHNESS_REQUIREMENT
 from project_corpus.models import PROJECT_PATH
 from project_corpus.models import STATUS_PATH
 from project_corpus.models import Corpus
 from project_corpus.models import Item
-from project_corpus.corpus.snapshot import paused_gc
+from project_corpus.retrieval import text as textmod
 
 AUTHORITY_WEIGHT = {
     "CANONICAL": 80,
@@ -47,7 +48,8 @@ class Analysis:
     """
 
     def __init__(self, corpus: Corpus) -> None:
-        self.items = tuple(i for i in corpus.items if i.project_id == corpus.project_id)
+        all_items = corpus_items(corpus)
+        self.items = tuple(i for i in all_items if i.project_id == corpus.project_id)
         folded_sections: dict[str, str] = {}
         parts = []
         self.starts = []
@@ -60,7 +62,7 @@ class Analysis:
             parts.append(part)
             offset += len(part) + 1
         self.blob = "\0".join(parts)
-        self.n_items = len(corpus.items)
+        self.n_items = len(all_items)
         stamps = sorted({s.timestamp for s in corpus.sources if s.timestamp})
         self.recency = {stamp: (10 * (i + 1)) // len(stamps) for i, stamp in enumerate(stamps)}
         self._text_sets: dict[int, frozenset[str]] = {}

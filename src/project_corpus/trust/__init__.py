@@ -19,7 +19,12 @@ from pathlib import Path
 from typing import NamedTuple
 
 from project_corpus.corpus import fs
+from project_corpus.corpus.policy import CAPABILITY_RE
+from project_corpus.corpus.policy import MAX_POLICY_BYTES
+from project_corpus.corpus.policy import POLICY_PATH
+from project_corpus.corpus.policy import parse_policy
 from project_corpus.errors import ContextError
+from project_corpus.models import Policy
 from project_corpus.trust.grant_file import GRANT_VERSION
 from project_corpus.trust.grant_file import HARD_LIMITS
 from project_corpus.trust.grant_file import PROTOCOL_VERSION
@@ -31,11 +36,6 @@ from project_corpus.trust.grant_file import load_grant
 from project_corpus.trust.grant_file import parse_grant
 from project_corpus.trust.grant_file import render_grant
 from project_corpus.trust.grant_file import write_atomic
-from project_corpus.models import Policy
-from project_corpus.corpus.policy import CAPABILITY_RE
-from project_corpus.corpus.policy import MAX_POLICY_BYTES
-from project_corpus.corpus.policy import POLICY_PATH
-from project_corpus.corpus.policy import parse_policy
 
 # What a drifted policy or a changed root denies.
 GATED = ("mcp.stdio", "corpus.context")

@@ -18,10 +18,10 @@ from pathlib import Path
 from typing import NamedTuple
 
 from project_corpus.corpus import fs
-from project_corpus.errors import ContextError
 from project_corpus.corpus.policy import CAPABILITY_RE
 from project_corpus.corpus.policy import ID_RE
 from project_corpus.corpus.policy import PROFILE_CAPABILITIES
+from project_corpus.errors import ContextError
 
 GRANT_VERSION = "1"
 PROTOCOL_VERSION = "2.0"
