@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import subprocess
 import sys
 import threading
@@ -36,12 +37,14 @@ if TYPE_CHECKING:
 
 T = TypeVar("T")
 CLI = Callable[..., Run]
-TOOL_NAMES = [
+PROTOCOL_NAMES = [
     "corpus.context_query",
     "corpus.context_bundle",
     "corpus.context_doctor",
     "corpus.candidate_validate",
 ]
+TOOL_NAMES = [name.replace(".", "_") for name in PROTOCOL_NAMES]
+PORTABLE_NAME = re.compile(r"^[a-zA-Z0-9_-]{1,64}$")
 BOTH = ("mcp.stdio", "corpus.context")
 STATUS = ".project-corpus/state/STATUS.md"
 POLICY = ".project-corpus/policy.toml"
@@ -80,16 +83,20 @@ def run_stdio(
     allow: tuple[str, ...],
     stderr: Path,
     script: Callable[[ClientSession], Awaitable[T]],
+    args: list[str] | None = None,
+    cwd: str | None = None,
 ) -> T:
-    """Start the server subprocess, initialize, run SCRIPT with the SDK's stdio client."""
+    """Start the server subprocess (ARGS instead of the usual ones), initialize, run SCRIPT
+    with the SDK's stdio client."""
     from mcp import ClientSession
     from mcp import StdioServerParameters
     from mcp import stdio_client
 
     params = StdioServerParameters(
         command=sys.executable,
-        args=["-m", "project_corpus", *mcp_args(root, grant, allow)],
+        args=["-m", "project_corpus", *(args or mcp_args(root, grant, allow))],
         env=child_env(),
+        cwd=cwd,
     )
 
     async def main() -> T:
@@ -237,7 +244,59 @@ def test_refuses_to_start(
         root = example / "nowhere"
     run = cli(*mcp_args(root, grant, allow))
     assert (run.code, run.out) == (2, "")
-    assert run.error()["error"] == code
+    envelope = run.error()
+    assert envelope["error"] == code
+    assert str(root) in envelope["detail"]  # the error names the root that was used
+    if code.startswith("TRUST_"):
+        assert envelope["hint"], envelope  # every refusal says what to do
+
+
+def test_a_missing_allow_is_hinted(example: Path) -> None:
+    from project_corpus import mcp_server
+    from project_corpus.errors import ContextError
+
+    grant = str(grant_file(example))
+    with pytest.raises(ContextError) as info:
+        mcp_server.start_session(None, grant, frozenset({"corpus.context"}))
+    assert info.value.code == "TRUST_DENIED"
+    assert "--allow mcp.stdio" in (info.value.hint or "")
+    session, _ = mcp_server.start_session(None, grant, frozenset({"mcp.stdio"}))
+    assert session.root == example.resolve()  # the grant's recorded root, not the cwd
+    with pytest.raises(ContextError) as info:
+        mcp_server.authorize(session, mcp_server.TOOL_CAPABILITIES)
+    assert info.value.code == "TRUST_DENIED"
+    assert "--allow corpus.context" in (info.value.hint or "")
+
+
+def test_root_defaults_to_the_grant_and_errors_name_it(
+    example: Path, cli: CLI, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    grant = grant_file(example)
+    _drift(example)
+    monkeypatch.chdir("/")
+    run = cli("mcp", "--trust", grant, "--allow", "mcp.stdio")
+    envelope = run.error()
+    assert (run.code, envelope["error"]) == (2, "TRUST_POLICY_DRIFT")
+    assert str(example.resolve()) in envelope["detail"]
+    assert "trust grant" in envelope["hint"]
+
+
+def test_protocol_tool_names_on_request(example: Path) -> None:
+    from mcp import Client
+
+    from project_corpus import mcp_server
+
+    grant = str(grant_file(example))
+    session, _ = mcp_server.start_session(None, grant, frozenset(BOTH), "protocol")
+
+    async def main() -> list[str]:
+        async with Client(mcp_server.build_server(session)) as client:
+            listed = await client.list_tools(cache_mode="bypass")
+            ok = await client.call_tool("corpus.context_doctor", {})
+            assert result_of(ok).is_error is False
+            return [tool.name for tool in listed.tools]
+
+    assert anyio.run(main) == PROTOCOL_NAMES
 
 
 @pytest.mark.slow
@@ -290,8 +349,8 @@ def test_malformed_arguments(tool: str, arguments: dict[str, Any] | None, code: 
 def test_input_schemas_are_strict_and_have_no_paths() -> None:
     from project_corpus import mcp_server
 
-    assert list(mcp_server.TOOLS) == TOOL_NAMES
-    for name in TOOL_NAMES:
+    assert list(mcp_server.TOOLS) == PROTOCOL_NAMES
+    for name in PROTOCOL_NAMES:
         tool = mcp_server.tool_definition(name)
         schema = tool.input_schema
         assert schema["type"] == "object"
@@ -339,18 +398,18 @@ def test_in_process_tools_and_internal_errors(
     async def main() -> None:
         async with Client(mcp_server.build_server(session)) as client:
             arguments = {"query": "rollback drill", "max_tokens": 300}
-            bundle = result_of(await client.call_tool("corpus.context_bundle", arguments))
+            bundle = result_of(await client.call_tool("corpus_context_bundle", arguments))
             data = dict(bundle.structured_content or {})
             assert data.pop("created_at")
             assert data == {k: v for k, v in expected_bundle.items() if k != "created_at"}
             arguments = {"candidate": candidate(example)}
-            valid = result_of(await client.call_tool("corpus.candidate_validate", arguments))
+            valid = result_of(await client.call_tool("corpus_candidate_validate", arguments))
             assert valid.structured_content == expected_candidate
             spec = mcp_server.TOOLS["corpus.context_doctor"]
             monkeypatch.setitem(
                 mcp_server.TOOLS, "corpus.context_doctor", spec._replace(run=broken)
             )
-            bug = result_of(await client.call_tool("corpus.context_doctor", {}))
+            bug = result_of(await client.call_tool("corpus_context_doctor", {}))
             assert error_code(bug) == "INTERNAL_ERROR"
             assert "KeyError" in (bug.structured_content or {})["detail"]
 
@@ -374,18 +433,18 @@ def test_in_process_handlers_follow_policy_drift(example: Path) -> None:
         async with Client(mcp_server.build_server(session)) as client:
             listed = await client.list_tools(cache_mode="bypass")
             assert [t.name for t in listed.tools] == TOOL_NAMES
-            ok = result_of(await client.call_tool("corpus.context_query", {"query": "eviction"}))
+            ok = result_of(await client.call_tool("corpus_context_query", {"query": "eviction"}))
             assert ok.is_error is False
-            bad = await client.call_tool("corpus.context_query", {"query": "x", "limit": 0})
+            bad = await client.call_tool("corpus_context_query", {"query": "x", "limit": 0})
             assert error_code(result_of(bad)) == "QUERY_LIMIT"
             with pytest.raises(MCPError):
-                await client.call_tool("corpus.context_write", {})
+                await client.call_tool("corpus_context_write", {})
             _drift(example)
             assert (await client.list_tools(cache_mode="bypass")).tools == []
-            denied = await client.call_tool("corpus.context_doctor", {})
+            denied = await client.call_tool("corpus_context_doctor", {})
             assert error_code(result_of(denied)) == "TRUST_POLICY_DRIFT"
             (example / POLICY).write_bytes(original)  # the approved bytes again: allowed again
-            again = await client.call_tool("corpus.context_doctor", {})
+            again = await client.call_tool("corpus_context_doctor", {})
             assert result_of(again).is_error is False
 
     anyio.run(main)
@@ -416,25 +475,25 @@ def test_stdio_session_matches_cli_and_writes_nothing(
 
         seen: dict[str, Any] = {"tools": (await s.list_tools()).tools}
         calls: dict[str, tuple[str, dict[str, Any]]] = {
-            "query": ("corpus.context_query", {"query": "eviction policy canary", "limit": 7}),
-            "bundle": ("corpus.context_bundle", {"query": "eviction benchmark", "max_tokens": 400}),
-            "doctor": ("corpus.context_doctor", {}),
-            "candidate": ("corpus.candidate_validate", {"candidate": good}),
-            "foreign": ("corpus.candidate_validate", {"candidate": candidate(example, "other")}),
-            "extra": ("corpus.context_query", {"query": "eviction", "index": "x.sqlite3"}),
-            "type": ("corpus.context_query", {"query": "eviction", "limit": "7"}),
-            "empty": ("corpus.context_query", {"query": " ?! "}),
-            "budget": ("corpus.context_bundle", {"query": "eviction", "max_tokens": 79}),
+            "query": ("corpus_context_query", {"query": "eviction policy canary", "limit": 7}),
+            "bundle": ("corpus_context_bundle", {"query": "eviction benchmark", "max_tokens": 400}),
+            "doctor": ("corpus_context_doctor", {}),
+            "candidate": ("corpus_candidate_validate", {"candidate": good}),
+            "foreign": ("corpus_candidate_validate", {"candidate": candidate(example, "other")}),
+            "extra": ("corpus_context_query", {"query": "eviction", "index": "x.sqlite3"}),
+            "type": ("corpus_context_query", {"query": "eviction", "limit": "7"}),
+            "empty": ("corpus_context_query", {"query": " ?! "}),
+            "budget": ("corpus_context_bundle", {"query": "eviction", "max_tokens": 79}),
         }
         for key, (name, arguments) in calls.items():
             seen[key] = result_of(await s.call_tool(name, arguments))
         with pytest.raises(MCPError) as info:
-            await s.call_tool("corpus.context_build", {})
+            await s.call_tool("corpus_context_build", {})
         seen["unknown"] = info.value.code
         seen["tree"] = tree_state(example)
         _drift(example)
         seen["drift_tools"] = (await s.list_tools()).tools
-        seen["drift"] = result_of(await s.call_tool("corpus.context_query", {"query": "eviction"}))
+        seen["drift"] = result_of(await s.call_tool("corpus_context_query", {"query": "eviction"}))
         (example / POLICY).write_bytes(original_policy)
         return seen
 
@@ -467,6 +526,23 @@ def test_stdio_session_matches_cli_and_writes_nothing(
     assert "project-corpus mcp: INFO serving" in stderr
 
 
+@pytest.mark.slow
+def test_started_from_slash_with_only_trust_and_allow(example: Path, tmp_path: Path) -> None:
+    """What a client's config does: no --root, no cwd of the project."""
+    grant = grant_file(example)
+    args = ["mcp", "--trust", str(grant), "--allow", "mcp.stdio", "--allow", "corpus.context"]
+
+    async def script(s: ClientSession) -> tuple[list[str], bool]:
+        names = [tool.name for tool in (await s.list_tools()).tools]
+        doctor = result_of(await s.call_tool("corpus_context_doctor", {}))
+        return names, bool(doctor.is_error)
+
+    names, is_error = run_stdio(example, grant, BOTH, tmp_path / "err.txt", script, args, "/")
+    assert names == TOOL_NAMES
+    assert all(PORTABLE_NAME.match(name) for name in names)
+    assert is_error is False
+
+
 def _raw_session(root: Path, grant: Path, allow: tuple[str, ...]) -> tuple[list[Any], str]:
     """Send JSON-RPC lines as a classic (2025-06-18) client would; return all stdout lines."""
     messages: list[dict[str, Any]] = [
@@ -486,7 +562,7 @@ def _raw_session(root: Path, grant: Path, allow: tuple[str, ...]) -> tuple[list[
             "jsonrpc": "2.0",
             "id": 3,
             "method": "tools/call",
-            "params": {"name": "corpus.context_query", "arguments": {"query": "eviction"}},
+            "params": {"name": "corpus_context_query", "arguments": {"query": "eviction"}},
         },
     ]
     argv = [sys.executable, "-m", "project_corpus", *mcp_args(root, grant, allow)]

@@ -70,11 +70,15 @@ _CALL_LOCK = threading.Lock()
 
 
 class Session(NamedTuple):
-    """What a server session was started with; capabilities are recomputed from it per call."""
+    """What a server session was started with; capabilities are recomputed from it per call.
+
+    `names` maps each listed tool name to its protocol (registry) name.
+    """
 
     root: Path
     grant_path: str
     allow: frozenset[str]
+    names: Mapping[str, str]
 
 
 class Param(NamedTuple):
@@ -175,6 +179,18 @@ TOOLS: dict[str, ToolSpec] = {
 }
 
 
+# Tool names: the protocol's dotted names, or the portable ones the model APIs behind the
+# common clients accept (`^[a-zA-Z0-9_-]{1,64}$`): the dots become underscores.
+TOOL_NAMINGS = ("portable", "protocol")
+
+
+def tool_names(naming: str) -> dict[str, str]:
+    """Listed name -> protocol name, for NAMING `portable` (default) or `protocol`."""
+    if naming == "protocol":
+        return {name: name for name in TOOLS}
+    return {name.replace(".", "_"): name for name in TOOLS}
+
+
 def input_schema(params: Mapping[str, Param]) -> dict[str, Any]:
     """The strict JSON Schema of a tool's arguments."""
     return {
@@ -185,10 +201,11 @@ def input_schema(params: Mapping[str, Param]) -> dict[str, Any]:
     }
 
 
-def tool_definition(name: str) -> types.Tool:
+def tool_definition(name: str, listed: str | None = None) -> types.Tool:
+    """Tool NAME (a protocol name) as listed under LISTED (default: NAME itself)."""
     spec = TOOLS[name]
     return types.Tool(
-        name=name,
+        name=listed or name,
         title=spec.title,
         description=spec.description,
         input_schema=input_schema(spec.params),
@@ -316,16 +333,16 @@ def build_server(session: Session) -> Server[Any]:
         ctx: ServerRequestContext[Any], params: types.PaginatedRequestParams | None
     ) -> types.ListToolsResult:
         available = await anyio.to_thread.run_sync(tools_available, session)
-        return types.ListToolsResult(tools=[tool_definition(n) for n in TOOLS] if available else [])
+        tools = [tool_definition(name, listed) for listed, name in session.names.items()]
+        return types.ListToolsResult(tools=tools if available else [])
 
     async def call_tool(
         ctx: ServerRequestContext[Any], params: types.CallToolRequestParams
     ) -> types.CallToolResult:
-        if params.name not in TOOLS:
+        name = session.names.get(params.name)
+        if name is None:
             raise MCPError(types.INVALID_PARAMS, f"Unknown tool: {params.name}")
-        payload, is_error = await anyio.to_thread.run_sync(
-            call, session, params.name, params.arguments
-        )
+        payload, is_error = await anyio.to_thread.run_sync(call, session, name, params.arguments)
         return tool_result(payload, is_error)
 
     return Server(
@@ -338,11 +355,21 @@ def build_server(session: Session) -> Server[Any]:
 
 
 def start_session(
-    root: str, grant_path: str, allow: frozenset[str]
+    root: str | None, grant_path: str, allow: frozenset[str], naming: str = "portable"
 ) -> tuple[Session, frozenset[str]]:
-    """Resolve ROOT and require `mcp.stdio` now; raises ContextError (nothing is served)."""
-    session = Session(fs.resolve_root(root), grant_path, allow)
-    return session, authorize(session, START_CAPABILITIES)
+    """Resolve ROOT (default: the root the grant records) and require `mcp.stdio` now.
+
+    Raises ContextError naming the root that was used (nothing is served).
+    """
+    if root is None:
+        root = str(grant_file.load_grant(grant_path)["physical_root"])
+    try:
+        session = Session(fs.resolve_root(root), grant_path, allow, tool_names(naming))
+        return session, authorize(session, START_CAPABILITIES)
+    except ContextError as exc:
+        if root in exc.detail:
+            raise
+        raise ContextError(exc.code, f"{exc.detail} (project root: {root})", exc.hint) from None
 
 
 def _configure_logging() -> None:
@@ -360,9 +387,11 @@ async def _run(server: Server[Any]) -> None:
         await server.run(read_stream, write_stream, server.create_initialization_options())
 
 
-def serve(root: str, grant_path: str, allow: frozenset[str]) -> None:
+def serve(
+    root: str | None, grant_path: str, allow: frozenset[str], naming: str = "portable"
+) -> None:
     """`project-corpus mcp`: check the grant, then serve stdio MCP until stdin closes."""
-    session, effective = start_session(root, grant_path, allow)
+    session, effective = start_session(root, grant_path, allow, naming)
     gc.enable()  # a long-lived process: the console entry turned the collector off
     _configure_logging()
     LOG.info("serving %s; effective capabilities: %s", session.root, " ".join(sorted(effective)))

@@ -69,12 +69,22 @@ def show(root: str, grant_path: str | None) -> int:
 
 
 @click.command()
-@click.option("--root", "root", default=".", show_default=True, help="Project root.")
+@click.option(
+    "--root", "root", default=None, metavar="PATH", help="Project root (default: the grant's root)."
+)
 @click.option("--trust", "grant_path", required=True, metavar="GRANT", help="Trust grant file.")
 @click.option(
     "--allow", "allow", multiple=True, metavar="CAPABILITY", help="Session capability (repeatable)."
 )
-def mcp(root: str, grant_path: str, allow: tuple[str, ...]) -> int:
+@click.option(
+    "--tool-names",
+    "naming",
+    type=click.Choice(["portable", "protocol"], case_sensitive=False),
+    default="portable",
+    show_default=True,
+    help="portable: corpus_context_query...; protocol: the dotted corpus.context_query...",
+)
+def mcp(root: str | None, grant_path: str, allow: tuple[str, ...], naming: str) -> int:
     """Serve the corpus over stdio MCP (optional extra `project-corpus[mcp]`)."""
     try:
         from project_corpus.mcp_server import serve
@@ -86,5 +96,5 @@ def mcp(root: str, grant_path: str, allow: tuple[str, ...]) -> int:
                 hint="pip install 'project-corpus[mcp]'",
             ) from None
         raise
-    serve(root, grant_path, frozenset(allow))
+    serve(root, grant_path, frozenset(allow), naming.lower())
     return 0

@@ -39,6 +39,7 @@ from project_corpus.trust.grant_file import write_atomic
 
 # What a drifted policy or a changed root denies.
 GATED = ("mcp.stdio", "corpus.context")
+REAPPROVE = "re-approve with `project-corpus trust grant ROOT --capability ...`"
 
 
 class Denial(NamedTuple):
@@ -47,6 +48,7 @@ class Denial(NamedTuple):
     code: str
     detail: str
     capabilities: tuple[str, ...]
+    hint: str = REAPPROVE
 
     def as_dict(self) -> dict[str, object]:
         return {"code": self.code, "detail": self.detail, "capabilities": list(self.capabilities)}
@@ -87,7 +89,11 @@ def default_grant_path(project_id: str) -> Path:
         try:
             base = str(Path.home() / ".config")
         except RuntimeError:
-            raise ContextError("TRUST_PATH", "no home directory; pass a grant path") from None
+            raise ContextError(
+                "TRUST_PATH",
+                "no home directory for the default grant location",
+                hint="pass the grant file (--trust, --grant or --out), or set XDG_CONFIG_HOME",
+            ) from None
     return Path(base) / "project-corpus" / "trust" / f"{project_id}.toml"
 
 
@@ -116,7 +122,11 @@ def read_policy(root: Path) -> Policy:
 def _checked_capabilities(names: Iterable[str], what: str) -> tuple[str, ...]:
     unique = sorted(set(names))
     if not unique:
-        raise ContextError("TRUST_CAPABILITY", f"at least one {what} is required")
+        raise ContextError(
+            "TRUST_CAPABILITY",
+            f"at least one {what} is required",
+            hint="known capabilities: " + " ".join(sorted(HARD_LIMITS)),
+        )
     for name in unique:
         if not CAPABILITY_RE.match(name) or name not in HARD_LIMITS:
             raise ContextError(
@@ -132,7 +142,9 @@ def _checked_transports(names: Iterable[str]) -> tuple[str, ...]:
     unknown = [name for name in unique if name not in TRANSPORTS]
     if not unique or unknown:
         raise ContextError(
-            "TRUST_CAPABILITY", f"transports must be some of {sorted(TRANSPORTS)}, got {unique}"
+            "TRUST_CAPABILITY",
+            f"transports must be some of {sorted(TRANSPORTS)}, got {unique}",
+            hint="omit --transport (the default is stdio-mcp)",
         )
     return tuple(unique)
 
@@ -190,6 +202,7 @@ def _binding_denials(root: Path, record: Grant, policy: Policy) -> list[Denial]:
                 "TRUST_PROJECT",
                 f"the grant is for {record.project_id!r}, the project is {policy.project_id!r}",
                 tuple(sorted(HARD_LIMITS)),
+                "pass this project's own grant, or make one with `project-corpus trust grant ROOT`",
             )
         ]
     denials = []
@@ -228,9 +241,20 @@ def _layer_denials(
     for name in GATED:
         if name in effective or name in explained:
             continue
-        layer = next(label for label, names in layers if name not in names)
-        result.append(Denial("TRUST_DENIED", f"{name} is not in {layer}", (name,)))
+        number, layer = next((n, lab) for n, (lab, names) in enumerate(layers) if name not in names)
+        hint = LAYER_HINTS[number].format(name=name)
+        result.append(Denial("TRUST_DENIED", f"{name} is not in {layer}", (name,), hint))
     return result
+
+
+# How to widen each layer of `effective_capabilities`, in its order.
+LAYER_HINTS = (
+    "this version of project-corpus does not know {name}",
+    "re-approve with `project-corpus trust grant ROOT --capability {name}` (and the others)",
+    'add "{name}" to `allow` in policy.toml (profile SAFE_EDIT or MAINTAINER), then re-approve '
+    "with `project-corpus trust grant`",
+    "add `--allow {name}` to the command",
+)
 
 
 def require(capability: str, effective: frozenset[str], denials: Iterable[Denial]) -> None:
@@ -239,13 +263,12 @@ def require(capability: str, effective: frozenset[str], denials: Iterable[Denial
         return
     for denial in denials:
         if capability in denial.capabilities:
-            hint = (
-                "re-approve with `project-corpus trust grant`"
-                if denial.code in ("TRUST_POLICY_DRIFT", "TRUST_ROOT_CHANGED")
-                else None
-            )
-            raise ContextError(denial.code, denial.detail, hint=hint)
-    raise ContextError("TRUST_DENIED", f"{capability} is not effective")
+            raise ContextError(denial.code, denial.detail, hint=denial.hint)
+    raise ContextError(
+        "TRUST_DENIED",
+        f"{capability} is not effective",
+        hint="`project-corpus trust show ROOT` lists what is effective and why",
+    )
 
 
 def show(

@@ -40,6 +40,8 @@ GRANT_KEYS = (
     "protocol_version",
 )
 MAX_GRANT_BYTES = 64 * 1024
+REMAKE = "recreate it with `project-corpus trust grant ROOT --capability ...`"
+WRITABLE = "make the grant's folder writable, or pass another path with --out"
 _SHA256_RE = re.compile(r"^[0-9a-f]{64}$")
 _IDENTITY_RE = re.compile(r"^[0-9]+:[0-9]+$")
 TIME_FORMAT = "%Y-%m-%dT%H:%M:%SZ"
@@ -91,7 +93,11 @@ def _toml_string(text: str) -> str:
     try:
         text.encode("utf-8")
     except UnicodeEncodeError:
-        raise ContextError("TRUST_PATH", f"{text!r} is not valid UTF-8; cannot record it") from None
+        raise ContextError(
+            "TRUST_PATH",
+            f"{text!r} is not valid UTF-8; cannot record it",
+            hint="move the project to a path that is valid UTF-8",
+        ) from None
     out = []
     for char in text:
         if char in ('"', "\\"):
@@ -109,7 +115,7 @@ def write_atomic(path: Path, data: bytes) -> None:
         path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
         fd, staging = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     except OSError as exc:
-        raise ContextError("TRUST_PATH", f"{path}: {exc.strerror or exc}") from None
+        raise ContextError("TRUST_PATH", f"{path}: {exc.strerror or exc}", hint=WRITABLE) from None
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
@@ -120,7 +126,7 @@ def write_atomic(path: Path, data: bytes) -> None:
     except OSError as exc:
         with contextlib.suppress(OSError):
             os.unlink(staging)
-        raise ContextError("TRUST_PATH", f"{path}: {exc.strerror or exc}") from None
+        raise ContextError("TRUST_PATH", f"{path}: {exc.strerror or exc}", hint=WRITABLE) from None
     _fsync_dir(path.parent)
 
 
@@ -142,7 +148,11 @@ def load_grant(
     """Read and strictly validate a grant file. With ROOT, a grant inside it is refused."""
     real = Path(os.path.realpath(os.path.abspath(path)))
     if root is not None and inside(real, fs.resolve_root(root)):
-        raise ContextError("TRUST_PATH", f"{path}: a grant inside the project is never trusted")
+        raise ContextError(
+            "TRUST_PATH",
+            f"{path}: a grant inside the project is never trusted",
+            hint="make one outside it with `project-corpus trust grant ROOT --capability ...`",
+        )
     return parse_grant(_decode_toml(_read_grant_file(real), str(path))).as_dict()
 
 
@@ -156,20 +166,26 @@ def _read_grant_file(path: Path) -> bytes:
             hint="create one with `project-corpus trust grant ROOT --capability ...`",
         ) from None
     except OSError as exc:
-        raise ContextError("TRUST_PATH", f"{path}: {exc.strerror or exc}") from None
+        raise ContextError(
+            "TRUST_PATH", f"{path}: {exc.strerror or exc}", hint="pass a readable grant file"
+        ) from None
     try:
         _check_grant_file(path, os.fstat(fd))
         data = os.read(fd, MAX_GRANT_BYTES + 1)
     finally:
         os.close(fd)
     if len(data) > MAX_GRANT_BYTES:
-        raise ContextError("TRUST_INVALID", f"{path}: larger than {MAX_GRANT_BYTES} bytes")
+        raise ContextError(
+            "TRUST_INVALID", f"{path}: larger than {MAX_GRANT_BYTES} bytes", hint=REMAKE
+        )
     return data
 
 
 def _check_grant_file(path: Path, st: os.stat_result) -> None:
     if not stat.S_ISREG(st.st_mode):
-        raise ContextError("TRUST_PATH", f"{path}: not a regular file")
+        raise ContextError(
+            "TRUST_PATH", f"{path}: not a regular file", hint="pass the grant file itself"
+        )
     if st.st_mode & stat.S_IWOTH:
         raise ContextError(
             "TRUST_PATH", f"{path}: writable by every user", hint="chmod 600 the grant file"
@@ -180,9 +196,11 @@ def _decode_toml(data: bytes, label: str) -> dict[str, object]:
     try:
         return tomllib.loads(data.decode("utf-8"))
     except UnicodeDecodeError as exc:
-        raise ContextError("TRUST_INVALID", f"{label}: not UTF-8 at byte {exc.start}") from None
+        raise ContextError(
+            "TRUST_INVALID", f"{label}: not UTF-8 at byte {exc.start}", hint=REMAKE
+        ) from None
     except tomllib.TOMLDecodeError as exc:
-        raise ContextError("TRUST_INVALID", f"{label}: {exc}") from None
+        raise ContextError("TRUST_INVALID", f"{label}: {exc}", hint=REMAKE) from None
 
 
 def parse_grant(raw: Mapping[str, object]) -> Grant:
@@ -190,16 +208,21 @@ def parse_grant(raw: Mapping[str, object]) -> Grant:
     keys = set(raw)
     if keys != set(GRANT_KEYS):
         extra, missing = sorted(keys - set(GRANT_KEYS)), sorted(set(GRANT_KEYS) - keys)
-        raise ContextError("TRUST_INVALID", f"unknown keys {extra}, missing keys {missing}")
+        raise ContextError(
+            "TRUST_INVALID", f"unknown keys {extra}, missing keys {missing}", hint=REMAKE
+        )
     for key in GRANT_KEYS:
         if not _VALIDATORS[key](raw[key]):
-            raise ContextError("TRUST_INVALID", f"`{key}` has an invalid value: {raw[key]!r}")
+            raise ContextError(
+                "TRUST_INVALID", f"`{key}` has an invalid value: {raw[key]!r}", hint=REMAKE
+            )
     record = Grant._make(tuple(v) if isinstance(v, list) else v for v in map(raw.get, GRANT_KEYS))
     outside = sorted(set(record.capability_ceiling) - HARD_LIMITS)
     if outside:
         raise ContextError(
             "TRUST_CAPABILITY",
             f"capability_ceiling names {outside}, outside the runtime hard limits",
+            hint=REMAKE,
         )
     return record
 
