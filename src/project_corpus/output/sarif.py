@@ -10,7 +10,6 @@ track an alert across commits). Suppressed findings are results with `suppressio
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Mapping
 from collections.abc import Sequence
@@ -20,6 +19,7 @@ from project_corpus import __version__
 from project_corpus.doctor import CHECKS
 from project_corpus.doctor.registry import Check
 from project_corpus.doctor.report import FINGERPRINT_KEY
+from project_corpus.jsonio import indented
 
 SCHEMA_URI = (
     "https://raw.githubusercontent.com/oasis-tcs/sarif-spec/master/Schemata/sarif-schema-2.1.0.json"
@@ -100,4 +100,4 @@ def sarif_log(report: Mapping[str, object]) -> dict[str, object]:
 
 
 def render(report: Mapping[str, object]) -> str:
-    return json.dumps(sarif_log(report), ensure_ascii=False, indent=2, sort_keys=True) + "\n"
+    return indented(sarif_log(report), allow_nan=True) + "\n"
