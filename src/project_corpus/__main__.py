@@ -13,9 +13,12 @@ import contextlib
 import gc
 import os
 import sys
-from collections.abc import Sequence
 
+from project_corpus import TYPE_CHECKING
 from project_corpus import __version__
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import secrets
 import sqlite3
 from pathlib import Path
 from typing import NamedTuple
@@ -213,6 +212,8 @@ def build_index(corpus: Corpus, index: str | None = None) -> dict[str, object]:
 
 
 def _publish(cache_fd: int, name: str, data: bytes) -> None:
+    import secrets  # only build writes: a query does not pay for it (hmac, random, base64)
+
     if fs.entry_kind(cache_fd, name) not in (None, "file"):
         raise ContextError("INDEX_PATH", f"{CACHE_DIR}/{name} is not a regular file")
     staging = f"{STAGING_PREFIX}{secrets.token_hex(8)}.sqlite3"

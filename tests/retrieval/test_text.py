@@ -1,0 +1,41 @@
+"""Stemmers are loaded alone (not the package's 36) and stem exactly like the package."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+PROBE = """
+import sys
+from project_corpus.retrieval import text
+words = sys.argv[1].split()
+ours = [text.stem(w) for w in words]
+loaded = sorted(m for m in sys.modules if m.startswith('snowballstemmer'))
+import snowballstemmer
+en, ru = snowballstemmer.stemmer('english'), snowballstemmer.stemmer('russian')
+theirs = [(ru if text.CYRILLIC_RE.search(w) else en).stemWord(w) for w in words]
+print(ours == theirs, ' '.join(loaded))
+"""
+
+
+def test_stemmers_loaded_alone_stem_like_the_package() -> None:
+    words = "running generalization caresses ponies состояние текущего кэширования блокеры"
+    done = subprocess.run(
+        [sys.executable, "-c", PROBE, words], capture_output=True, text=True, check=True
+    )
+    assert done.stdout.split() == [
+        "True",
+        "snowballstemmer.among",
+        "snowballstemmer.basestemmer",
+        "snowballstemmer.english_stemmer",
+        "snowballstemmer.russian_stemmer",
+    ]
+
+
+def test_stemmers_come_from_an_imported_package_when_there_is_one() -> None:
+    code = (
+        "import snowballstemmer\nfrom project_corpus.retrieval import text\n"
+        "print(text.stem('running'), text.stem('состояние'))"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.split() == ["run", "состоян"]
