@@ -213,10 +213,63 @@ def test_doctor_error_is_exit_2_with_an_annotation(gha: Runner) -> None:
     assert gha.step("fail", env={"DOCTOR_EXIT_CODE": "2"}).code == 2
 
 
-def test_missing_root_is_an_error(gha: Runner) -> None:
-    step = gha.step("doctor", root="no-such-dir")
-    assert step.outputs["doctor-exit-code"] == "2"
+@pytest.mark.parametrize("name", ["doctor", "candidates", "eval"])
+def test_missing_root_is_an_error(gha: Runner, name: str) -> None:
+    corpus(gha.workspace, "clean")
+    inputs = {"candidates": ".project-corpus/candidates/*.json", "eval_dataset": "corpus/eval.json"}
+    step = gha.step(name, root="corpsu", **inputs)  # a typo, not "no candidate files"
+    assert step.outputs[f"{name}-exit-code"] == "2"
     assert "CONTEXT_ROOT" in step.emitted
+    assert "No candidate files." not in step.summary
+
+
+def test_the_doctor_runs_once_per_job(gha: Runner, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Annotations, SARIF and summary all come from one doctor run."""
+    corpus(gha.workspace, "warn")
+    calls: list[list[str]] = []
+    real = action.run_cli
+
+    def counting(args: list[str]) -> action.Completed:
+        calls.append(list(args))
+        return real(args)
+
+    monkeypatch.setattr(action, "run_cli", counting)
+    step = gha.step("doctor", root="corpus", fail_on="warn")  # option values: any case
+    assert [args[:2] for args in calls] == [["context", "doctor"]]
+    assert step.outputs["doctor-exit-code"] == "1"
+    assert "::warning file=corpus/" in step.emitted
+    assert sarif_uris(Path(step.outputs["sarif-file"])) == [
+        "corpus/.project-corpus/history/2026-11-26-standup.md"
+    ]
+
+
+def test_exit_code_is_written_once(gha: Runner) -> None:
+    env = {"DOCTOR_EXIT_CODE": "1"}
+    output = gha.temp / "shared-output"
+    output.write_text("", encoding="utf-8")
+    for name in ("finish", "fail"):
+        environ = {**gha.env, **env, "GITHUB_OUTPUT": str(output)}
+        action.main([name], env=environ, emit=lambda text: None)
+    assert output.read_text(encoding="utf-8") == "exit-code=1\n"
+
+
+def test_pins_are_current_majors_with_the_version_in_a_comment() -> None:
+    """Pinned by full SHA (looked up for the tag in each action's repository), version noted."""
+    files = [ACTION_YML, REPO / ".github" / "workflows" / "ci.yml", REPO / "docs/github-action.md"]
+    pins = {
+        (m[1], m[2], m[3])
+        for f in files
+        for m in re.finditer(r"uses:\s*([\w.-]+/[\w./-]+)@(\S+)\s*#\s*(v\S+)", f.read_text())
+    }
+    assert pins == {
+        ("actions/checkout", "3d3c42e5aac5ba805825da76410c181273ba90b1", "v7.0.1"),
+        ("actions/setup-python", "5fda3b95a4ea91299a34e894583c3862153e4b97", "v7.0.0"),
+        (
+            "github/codeql-action/upload-sarif",
+            "8aad20d150bbac5944a9f9d289da16a4b0d87c1e",
+            "v4.36.2",
+        ),
+    }
 
 
 def test_summary_is_capped_under_one_mebibyte(gha: Runner) -> None:

@@ -3,12 +3,15 @@
 
 Steps, in the order action.yml runs them:
 
-- `doctor` — runs `context doctor` three times (JSON for the job summary and the exit code,
-  SARIF into a file, `github` workflow commands for annotations);
+- `doctor` — runs `context doctor` once (JSON) and renders every view from that one report:
+  the job summary, the exit code, the SARIF file and the `github` workflow commands;
 - `candidates` — runs `context candidate-validate` on the files matching a glob;
 - `eval` — builds the index and runs `context eval --format markdown` into the job summary;
-- `finish` — combines the recorded exit codes, writes the `exit-code` output, and
-  (with `--fail`) exits with it, so the job fails only after every report was written.
+- `finish` — combines the recorded exit codes and writes the `exit-code` output (once);
+- `fail` — exits with the combined code, so the job fails only after every report was written.
+
+A ROOT that is not a directory is an error of every step (`CONTEXT_ROOT`, exit code 2), never
+an empty result.
 
 Like `cli.main`, this is an entry point (it writes to the terminal). The tool runs as a
 subprocess, so the action uses exactly the CLI contract a person uses. Inputs arrive as
@@ -239,7 +242,7 @@ def error_summary(title: str, result: Completed) -> tuple[str, str]:
 
 
 def common_args(ctx: Context) -> list[str]:
-    args = ["--fail-on", ctx.input("fail-on", "FAIL")]
+    args = ["--fail-on", ctx.input("fail-on", "FAIL").upper()]
     config = ctx.input("config")
     return [*args, "--config", config] if config else args
 
@@ -261,17 +264,26 @@ def prefix_sarif(value: object, prefix: str) -> object:
     return fixed
 
 
-def write_sarif(ctx: Context, target: str) -> bool:
-    Path(target).parent.mkdir(parents=True, exist_ok=True)
-    args = ["context", "doctor", ctx.root, "--format", "sarif", "--output", target, "--exit-zero"]
-    result = run_cli([*args, *common_args(ctx)])
-    if result.code != 0:
-        return False
-    if ctx.prefix:
-        log = json.loads(Path(target).read_text(encoding="utf-8"))
-        text = json.dumps(prefix_sarif(log, ctx.prefix), ensure_ascii=False, indent=2) + "\n"
+def write_sarif(ctx: Context, report: Mapping[str, object], target: str) -> bool:
+    """The SARIF view of REPORT into TARGET (paths prefixed); False when it cannot be written."""
+    from project_corpus.output import render_report
+
+    log = json.loads(render_report(report, "sarif"))
+    text = json.dumps(prefix_sarif(log, ctx.prefix), ensure_ascii=False, indent=2) + "\n"
+    try:
+        Path(target).parent.mkdir(parents=True, exist_ok=True)
         Path(target).write_text(text, encoding="utf-8")
+    except OSError as exc:
+        ctx.emit(annotation("warning", "project-corpus SARIF", f"{target}: {exc}"))
+        return False
     return True
+
+
+def workflow_commands(ctx: Context, report: Mapping[str, object]) -> str:
+    """The `github` view of REPORT, its file properties prefixed with ROOT's path."""
+    from project_corpus.output import render_report
+
+    return prefix_annotations(render_report(report, "github"), ctx.prefix)
 
 
 def reported_error(ctx: Context, title: str, result: Completed) -> bool:
@@ -293,12 +305,11 @@ def step_doctor(ctx: Context) -> int:
         write_output(ctx.env, "findings", "0")
         return 0
     report = json.loads(result.out)
-    annotations = run_cli([*args, "--format", "github", "--exit-zero"])
-    ctx.emit(prefix_annotations(annotations.out, ctx.prefix))
+    ctx.emit(workflow_commands(ctx, report))
     target = ctx.input("sarif-file") or os.path.join(
         ctx.env.get("RUNNER_TEMP", "."), "project-corpus.sarif"
     )
-    write_output(ctx.env, "sarif-file", target if write_sarif(ctx, target) else "")
+    write_output(ctx.env, "sarif-file", target if write_sarif(ctx, report, target) else "")
     write_output(ctx.env, "findings", str(len(visible_issues(report))))
     append_summary(ctx.env, doctor_summary(ctx, report, result.code))
     return 0
@@ -314,7 +325,7 @@ def candidate_files(root: str, pattern: str) -> list[str]:
 
 def step_candidates(ctx: Context) -> int:
     files = candidate_files(ctx.root, ctx.input("candidates"))
-    if not files:
+    if not files and os.path.isdir(ctx.root):
         write_output(ctx.env, "candidates-exit-code", "0")
         append_summary(ctx.env, "## project-corpus candidates\n\nNo candidate files.\n\n")
         return 0
@@ -323,9 +334,9 @@ def step_candidates(ctx: Context) -> int:
     write_output(ctx.env, "candidates-exit-code", str(result.code))
     if reported_error(ctx, "project-corpus candidates", result):
         return 0
-    annotations = run_cli([*args, "--format", "github", "--exit-zero"])
-    ctx.emit(prefix_annotations(annotations.out, ctx.prefix))
-    issues = visible_issues(json.loads(result.out))
+    report = json.loads(result.out)
+    ctx.emit(workflow_commands(ctx, report))
+    issues = visible_issues(report)
     head = (
         f"## project-corpus candidates: {RESULT_WORDS.get(result.code, 'failed')}\n\n"
         f"{len(files)} file(s), {len(issues)} problem(s).\n\n"
@@ -360,8 +371,9 @@ def combined_exit_code(env: Mapping[str, str]) -> int:
 
 def step_finish(ctx: Context, fail: bool) -> int:
     code = combined_exit_code(ctx.env)
-    write_output(ctx.env, "exit-code", str(code))
-    if fail and code:
+    if not fail:
+        write_output(ctx.env, "exit-code", str(code))
+    elif code:
         ctx.emit(annotation("error", "project-corpus", f"project-corpus {RESULT_WORDS[code]}"))
         return code
     return 0
