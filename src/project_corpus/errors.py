@@ -39,7 +39,8 @@ ERRORS: dict[str, str] = {
     "CONTEXT_PROJECT_ID": "PROJECT.md has no valid Project-ID.",
     "SOURCE_LINK": "A candidate source is a link or a special file.",
     "SOURCE_ENCODING": "A source is not strict UTF-8.",
-    "SOURCE_PATH": "A source path is a device name or collides with another by case or form.",
+    "SOURCE_PATH": "A source path is not UTF-8, is a device name or collides by case or form.",
+    "SOURCE_PERMISSION": "A scoped folder or file cannot be read (permission denied).",
     # Index (SPEC §4)
     "INDEX_PATH": "The index path is not a .sqlite3 file directly inside .project-corpus/cache/.",
     "INDEX_MISSING": "The index file does not exist; run `context build`.",

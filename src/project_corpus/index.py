@@ -241,7 +241,10 @@ def open_index(root: Path, index: str | None = None, *, with_items: bool = True)
                     f"{rel} does not exist",
                     hint="run `project-corpus context build ROOT`",
                 )
-            data = fs.read_at(fd, name, MAX_INDEX_BYTES, label=rel, link_code="INDEX_PATH")
+            # Publication links the staging file before unlinking it: two names for a moment.
+            data = fs.read_at(
+                fd, name, MAX_INDEX_BYTES, label=rel, link_code="INDEX_PATH", hard_links=True
+            )
     except (FileNotFoundError, NotADirectoryError):
         raise ContextError(
             "INDEX_MISSING", f"{rel} does not exist", hint="run `project-corpus context build ROOT`"

@@ -8,6 +8,7 @@ and the opened file's `fstat` (not a prior `lstat`) decides whether it is a regu
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import stat
 from collections.abc import Iterator
@@ -18,6 +19,9 @@ from project_corpus.errors import ContextError
 
 _DIR_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
 _FILE_FLAGS = os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC | os.O_NONBLOCK
+# Folders below a source root deeper than this are CONTEXT_LIMIT (no corpus needs more;
+# the re-open cost of the walk grows with depth).
+MAX_DEPTH = 64
 
 
 class Entry(NamedTuple):
@@ -49,12 +53,8 @@ def open_dir(root: Path, rel: str = "") -> Iterator[int]:
 
     Raises FileNotFoundError / NotADirectoryError / OSError(ELOOP) as the OS reports them.
     """
-    fd = os.open(root, _DIR_FLAGS)
+    fd = _open_chain(root, rel)
     try:
-        for part in _split(rel) if rel else []:
-            child = os.open(part, _DIR_FLAGS, dir_fd=fd)
-            os.close(fd)
-            fd = child
         yield fd
     finally:
         os.close(fd)
@@ -79,6 +79,32 @@ def _kind(mode: int) -> str:
     return "special"
 
 
+def display_name(name: str) -> str | None:
+    """NAME as portable text, or None when it holds bytes that are not UTF-8.
+
+    `os.scandir` decodes undecodable bytes to lone surrogates; such a name cannot be written
+    to JSON, SQLite or a terminal, so it is shown with each byte escaped (`bad\\xff.md`).
+    """
+    try:
+        name.encode("utf-8")
+    except UnicodeEncodeError:
+        return None
+    return name
+
+
+def escaped_name(name: str) -> str:
+    """NAME with every byte that is not UTF-8 written as `\\xNN`."""
+    return os.fsencode(name).decode("utf-8", "backslashreplace")
+
+
+def _open_error(exc: OSError, label: str, link_code: str) -> ContextError:
+    if isinstance(exc, PermissionError):
+        return ContextError("SOURCE_PERMISSION", f"{label}: permission denied")
+    if exc.errno == errno.ELOOP:
+        return ContextError(link_code, f"{label}: a symbolic link is never followed")
+    return ContextError(link_code, f"{label}: cannot be opened ({exc.strerror or exc})")
+
+
 def read_at(
     dir_fd: int,
     name: str,
@@ -87,31 +113,31 @@ def read_at(
     label: str,
     link_code: str,
     limit_code: str = "CONTEXT_LIMIT",
+    hard_links: bool = False,
 ) -> bytes:
-    """Read a regular file NAME in DIR_FD, never following a link, at most MAX_BYTES."""
+    """Read a regular file NAME in DIR_FD, never following a link, at most MAX_BYTES.
+
+    A file with more than one name (a hard link, which may share its content with a file
+    outside the root) is refused with LINK_CODE unless HARD_LINKS; an unreadable file is
+    SOURCE_PERMISSION.
+    """
     try:
         fd = os.open(name, _FILE_FLAGS, dir_fd=dir_fd)
     except OSError as exc:
-        raise ContextError(
-            link_code, f"{label}: cannot open without following links ({exc.strerror})"
-        ) from None
+        raise _open_error(exc, label, link_code) from None
     try:
         st = os.fstat(fd)
         if not stat.S_ISREG(st.st_mode):
             raise ContextError(link_code, f"{label}: not a regular file")
+        if st.st_nlink > 1 and not hard_links:
+            raise ContextError(
+                link_code, f"{label}: a hard link ({st.st_nlink} names) is never read"
+            )
         if st.st_size > max_bytes:
             raise ContextError(
                 limit_code, f"{label}: {st.st_size} bytes exceeds the limit of {max_bytes}"
             )
-        chunks = []
-        remaining = max_bytes + 1
-        while remaining > 0:
-            chunk = os.read(fd, min(remaining, 1 << 20))
-            if not chunk:
-                break
-            chunks.append(chunk)
-            remaining -= len(chunk)
-        data = b"".join(chunks)
+        data = _read_bounded(fd, max_bytes)
         if len(data) > max_bytes:
             raise ContextError(
                 limit_code, f"{label}: grew past the limit of {max_bytes} bytes while read"
@@ -119,6 +145,18 @@ def read_at(
         return data
     finally:
         os.close(fd)
+
+
+def _read_bounded(fd: int, max_bytes: int) -> bytes:
+    chunks = []
+    remaining = max_bytes + 1
+    while remaining > 0:
+        chunk = os.read(fd, min(remaining, 1 << 20))
+        if not chunk:
+            break
+        chunks.append(chunk)
+        remaining -= len(chunk)
+    return b"".join(chunks)
 
 
 def read_relative(
@@ -135,8 +173,16 @@ def read_relative(
             return read_at(
                 dfd, parts[-1], max_bytes, label=rel, link_code=code, limit_code=limit_code or code
             )
+    except PermissionError:
+        raise ContextError("SOURCE_PERMISSION", f"{rel}: permission denied") from None
     except OSError as exc:
         raise ContextError(code, f"{rel}: {exc.strerror or exc}") from None
+
+
+class _Frame(NamedTuple):
+    rel_dir: str
+    pending: list[str]  # names still to visit, last first
+    identity: tuple[int, int]  # (st_dev, st_ino), to re-open the same directory
 
 
 def walk(root: Path, rel_dir: str) -> Iterator[tuple[int, Entry]]:
@@ -144,30 +190,112 @@ def walk(root: Path, rel_dir: str) -> Iterator[tuple[int, Entry]]:
 
     Yields (descriptor of the entry's directory, entry); the descriptor is valid until the
     next item is requested. Linked and special directories are yielded, never entered.
+    Kinds besides file, dir, link and special: `unreadable` (permission denied; never
+    entered) and `badname` (a folder or `.md` name that is not UTF-8; its path is escaped
+    and it is never entered or read). Entries that vanish while walked are left out.
+
+    The walk is iterative and holds at most two descriptors: a parent is re-opened from the
+    root (no-follow, identity checked) when its subtree is done, so neither the stack nor the
+    descriptor table grows with depth; deeper than MAX_DEPTH folders is CONTEXT_LIMIT.
     """
-    with open_dir(root, rel_dir) as fd:
-        yield from _walk_fd(fd, rel_dir)
-
-
-def _walk_fd(fd: int, rel_dir: str) -> Iterator[tuple[int, Entry]]:
-    with os.scandir(fd) as it:
-        names = sorted(entry.name for entry in it)
-    for name in names:
-        kind = entry_kind(fd, name)
-        if kind is None:
-            continue
-        entry = Entry(f"{rel_dir}/{name}", name, kind)
-        yield fd, entry
-        if kind == "dir":
-            try:
-                child = os.open(name, _DIR_FLAGS, dir_fd=fd)
-            except OSError:
-                yield fd, entry._replace(kind="link")
+    try:
+        fd = _open_chain(root, rel_dir)
+    except PermissionError:
+        yield -1, Entry(rel_dir, rel_dir.rpartition("/")[2], "unreadable")
+        return
+    stack = [_Frame(rel_dir, _names(fd), _identity(fd))]
+    try:
+        while stack:
+            frame = stack[-1]
+            if not frame.pending:
+                stack.pop()
+                os.close(fd)
+                fd = -1
+                if stack:
+                    fd = _reopen(root, stack[-1])
                 continue
-            try:
-                yield from _walk_fd(child, entry.path)
-            finally:
-                os.close(child)
+            entry = _entry(fd, frame.rel_dir, frame.pending.pop())
+            if entry.kind != "gone":
+                yield fd, entry
+            if entry.kind == "dir":
+                fd, entry = _descend(fd, entry, stack)
+                if entry.kind not in ("dir", "gone"):
+                    yield fd, entry
+    finally:
+        if fd >= 0:
+            os.close(fd)
+
+
+def _open_chain(root: Path, rel: str) -> int:
+    fd = os.open(root, _DIR_FLAGS)
+    try:
+        for part in _split(rel) if rel else []:
+            child = os.open(part, _DIR_FLAGS, dir_fd=fd)
+            os.close(fd)
+            fd = child
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd
+
+
+def _names(fd: int) -> list[str]:
+    with os.scandir(fd) as it:
+        return sorted((entry.name for entry in it), reverse=True)
+
+
+def _identity(fd: int) -> tuple[int, int]:
+    st = os.fstat(fd)
+    return st.st_dev, st.st_ino
+
+
+def _entry(dir_fd: int, rel_dir: str, name: str) -> Entry:
+    try:
+        kind = _kind(os.stat(name, dir_fd=dir_fd, follow_symlinks=False).st_mode)
+    except FileNotFoundError:
+        kind = "gone"
+    except PermissionError:
+        kind = "unreadable"
+    if kind != "gone" and display_name(name) is None:
+        shown = escaped_name(name)
+        # Only a folder or a would-be source matters; other files are never read.
+        kind = "badname" if kind == "dir" or shown.endswith(".md") else "gone"
+        return Entry(f"{rel_dir}/{shown}", shown, kind)
+    return Entry(f"{rel_dir}/{name}", name, kind)
+
+
+def _descend(fd: int, entry: Entry, stack: list[_Frame]) -> tuple[int, Entry]:
+    """Enter directory ENTRY of FD: (its descriptor, entry) or (FD, entry of another kind)."""
+    if len(stack) > MAX_DEPTH:
+        raise ContextError(
+            "CONTEXT_LIMIT", f"depth: {entry.path} is nested more than {MAX_DEPTH} folders deep"
+        )
+    try:
+        child = os.open(entry.name, _DIR_FLAGS, dir_fd=fd)
+    except PermissionError:
+        return fd, entry._replace(kind="unreadable")
+    except FileNotFoundError:
+        return fd, entry._replace(kind="gone")
+    except OSError:
+        return fd, entry._replace(kind="link")  # swapped for a link or a file since the stat
+    try:
+        frame = _Frame(entry.path, _names(child), _identity(child))
+    except PermissionError:
+        os.close(child)
+        return fd, entry._replace(kind="unreadable")
+    stack.append(frame)
+    os.close(fd)
+    return child, entry
+
+
+def _reopen(root: Path, frame: _Frame) -> int:
+    fd = _open_chain(root, frame.rel_dir)
+    if _identity(fd) != frame.identity:
+        os.close(fd)
+        raise ContextError(
+            "SOURCE_LINK", f"{frame.rel_dir}: the folder was replaced while it was read"
+        )
+    return fd
 
 
 def portable_input_path(root: Path, user_path: str, code: str = "CONTEXT_INPUT_PATH") -> str:

@@ -48,6 +48,20 @@ def in_scope(path: str, scopes: Iterable[str]) -> bool:
     return False
 
 
+def may_hold(folder: str, scopes: Iterable[str]) -> bool:
+    """True when some path below FOLDER could match a read scope (conservatively: the
+    scope's literal prefix, up to its first wildcard, agrees with FOLDER)."""
+    inside = folder + "/"
+    for scope in scopes:
+        wildcard = next((i for i, char in enumerate(scope) if char in "*?["), len(scope))
+        literal = scope[:wildcard]
+        if scope.endswith("/**") and "*" not in scope[:-3]:
+            literal = scope[:-2]
+        if inside.startswith(literal) or literal.startswith(inside):
+            return True
+    return False
+
+
 def scope_problem(scope: str) -> str | None:
     """Why a scope pattern is unusable, or None."""
     if not scope or scope != scope.strip():

@@ -10,22 +10,22 @@ import contextlib
 import gc
 import os
 import stat
-import unicodedata
 from collections.abc import Iterator
 from pathlib import Path
 from typing import NamedTuple
 
 from project_corpus.corpus import classify
 from project_corpus.corpus import fs
+from project_corpus.corpus import layout
 from project_corpus.corpus.markdown import parse_document
 from project_corpus.corpus.policy import EMPTY_POLICY
 from project_corpus.corpus.policy import ID_RE
 from project_corpus.corpus.policy import MAX_POLICY_BYTES
 from project_corpus.corpus.policy import POLICY_PATH
 from project_corpus.corpus.policy import in_scope
+from project_corpus.corpus.policy import may_hold
 from project_corpus.corpus.policy import parse_policy
 from project_corpus.corpus.policy import policy_line
-from project_corpus.corpus.protocol import check_generated
 from project_corpus.corpus.protocol import check_project
 from project_corpus.corpus.protocol import check_status
 from project_corpus.corpus.supersession import relations
@@ -45,18 +45,6 @@ MAX_SOURCE_BYTES = 8 * 1024 * 1024
 MAX_SOURCES = 2048
 MAX_TOTAL_BYTES = 64 * 1024 * 1024
 MAX_NONBLANK_LINES = 50_000
-
-REQUIRED = (
-    ("AGENTS.md", "file"),
-    (".project-corpus", "dir"),
-    (POLICY_PATH, "file"),
-    (".project-corpus/state", "dir"),
-    (PROJECT_PATH, "file"),
-    (STATUS_PATH, "file"),
-    (".project-corpus/tasks", "dir"),
-    (".project-corpus/reports", "dir"),
-    (".project-corpus/history", "dir"),
-)
 
 
 class RawSource(NamedTuple):
@@ -84,27 +72,36 @@ class _Reader:
 
     def walk(self, rel_dir: str, source_type: str) -> None:
         for dir_fd, entry in fs.walk(self.root, rel_dir):
-            if entry.kind == "dir":
-                continue
-            if entry.kind in ("link", "special") and self._links_to_scope(dir_fd, entry):
-                self.problem("SOURCE_LINK", entry.path, f"a {entry.kind} is never followed")
-            elif (
-                entry.kind == "file"
-                and entry.name.endswith(".md")
-                and in_scope(entry.path, self.scopes)
-            ):
-                self._read(dir_fd, entry.path, entry.name, source_type)
+            if entry.kind == "file":
+                if entry.name.endswith(".md") and in_scope(entry.path, self.scopes):
+                    self._read(dir_fd, entry.path, entry.name, source_type)
+            elif entry.kind != "dir" and self._could_hold_sources(dir_fd, entry):
+                self._refuse(entry)
 
-    def _links_to_scope(self, dir_fd: int, entry: fs.Entry) -> bool:
-        """A link or special file that would be a source, or a linked directory that could
-        hold sources (its target is only stat-ed, never read)."""
+    def _refuse(self, entry: fs.Entry) -> None:
+        if entry.kind == "unreadable":
+            raise ContextError(
+                "SOURCE_PERMISSION",
+                f"{entry.path}: permission denied",
+                hint="make it readable (e.g. `chmod u+rX`) or move it out of the read scope",
+            )
+        if entry.kind == "badname":
+            self.problem("SOURCE_PATH", entry.path, "the name is not UTF-8 (shown escaped)")
+        else:
+            self.problem("SOURCE_LINK", entry.path, f"a {entry.kind} is never followed")
+
+    def _could_hold_sources(self, dir_fd: int, entry: fs.Entry) -> bool:
+        """A link, special, unreadable or misnamed entry that would be a source, or a folder
+        that could hold sources (a link's target is only stat-ed, never read)."""
         if entry.name.endswith(".md") and in_scope(entry.path, self.scopes):
             return True
+        if entry.kind in ("unreadable", "badname"):
+            return may_hold(entry.path, self.scopes)
         try:
             is_dir = stat.S_ISDIR(os.stat(entry.name, dir_fd=dir_fd).st_mode)
         except OSError:
             return False
-        return is_dir and in_scope(entry.path + "/x.md", self.scopes)
+        return is_dir and may_hold(entry.path, self.scopes)
 
     def _read(self, dir_fd: int, path: str, name: str, source_type: str) -> None:
         if len(self.sources) >= MAX_SOURCES:
@@ -112,9 +109,11 @@ class _Reader:
         try:
             data = fs.read_at(dir_fd, name, MAX_SOURCE_BYTES, label=path, link_code="SOURCE_LINK")
         except ContextError as exc:
-            if exc.code != "SOURCE_LINK":
+            if exc.code == "CONTEXT_LIMIT":
                 raise ContextError("CONTEXT_LIMIT", f"source_bytes: {exc.detail}") from None
-            self.problem("SOURCE_LINK", path, exc.detail)
+            if exc.code != "SOURCE_LINK":
+                raise
+            self.problem("SOURCE_LINK", path, exc.detail.removeprefix(f"{path}: "))
             return
         self.total_bytes += len(data)
         if self.total_bytes > MAX_TOTAL_BYTES:
@@ -166,20 +165,20 @@ def collect(root: str | os.PathLike[str], *, strict: bool = True) -> Corpus:
 
 def _collect(root: str | os.PathLike[str], strict: bool) -> Corpus:
     root_path = fs.resolve_root(root)
-    findings = list(_required_paths(root_path))
+    findings = list(layout.required_paths(root_path))
     policy, policy_findings = _read_policy(root_path, findings)
     findings.extend(policy_findings)
     reader = _Reader(root_path, policy.read, strict)
     for rel_dir, source_type in SOURCE_ROOTS.items():
-        if _is_real_dir(root_path, rel_dir):
+        if layout.is_real_dir(root_path, rel_dir):
             reader.walk(rel_dir, source_type)
     findings.extend(reader.findings)
     raw = sorted(reader.sources, key=lambda s: s.path)
-    findings.extend(_path_findings([s.path for s in raw], strict))
+    findings.extend(layout.path_findings([s.path for s in raw], strict))
     by_path = {s.path: s for s in raw}
     findings.extend(_scope_findings(policy, policy_findings, by_path))
     findings.extend(_canonical_findings(by_path, policy))
-    findings.extend(_generated_views(root_path))
+    findings.extend(layout.generated_views(root_path))
     if strict and findings:
         codes = sorted({f.code for f in findings})
         raise ContextError(
@@ -231,63 +230,6 @@ def _assemble(
         last_verified,
         tuple(findings),
     )
-
-
-DEVICE_NAMES = frozenset(
-    ["con", "prn", "aux", "nul", *(f"com{i}" for i in range(10)), *(f"lpt{i}" for i in range(10))]
-)
-
-
-def _path_findings(paths: list[str], strict: bool) -> list[Finding]:
-    """SOURCE_PATH for device names and for paths that collide by case or Unicode form."""
-    findings = []
-    seen: dict[str, str] = {}
-    for path in paths:
-        key = unicodedata.normalize("NFC", path).casefold()
-        other = seen.setdefault(key, path)
-        stems = {part.split(".")[0].casefold() for part in path.split("/")}
-        if other != path:
-            detail = f"collides with {other} by case or Unicode normalisation"
-        elif stems & DEVICE_NAMES:
-            detail = "a path component is a device name on Windows"
-        else:
-            continue
-        if strict:
-            raise ContextError("SOURCE_PATH", f"{path}: {detail}")
-        findings.append(Finding("SOURCE_PATH", path, 1, detail, anchor=f"SOURCE_PATH:{path}"))
-    return findings
-
-
-def _is_real_dir(root: Path, rel: str) -> bool:
-    parent, _, name = rel.rpartition("/")
-    try:
-        with fs.open_dir(root, parent) as fd:
-            return fs.entry_kind(fd, name) == "dir"
-    except OSError:
-        return False
-
-
-def _required_paths(root: Path) -> list[Finding]:
-    findings = []
-    broken: list[str] = []
-    for rel, kind in REQUIRED:
-        if any(rel.startswith(b + "/") for b in broken):
-            continue
-        parent, _, name = rel.rpartition("/")
-        try:
-            with fs.open_dir(root, parent) as fd:
-                actual = fs.entry_kind(fd, name)
-        except OSError:
-            actual = None
-        if actual == kind:
-            continue
-        broken.append(rel)
-        code = "REQUIRED_PATH_LINK" if actual in ("link", "special") else "MISSING_REQUIRED_PATH"
-        detail = (
-            f"required {kind} is missing" if actual is None else f"required {kind} is a {actual}"
-        )
-        findings.append(Finding(code, rel, 1, detail, anchor=f"{code}:{rel}"))
-    return findings
 
 
 def _read_policy(root: Path, findings: list[Finding]) -> tuple[Policy, list[Finding]]:
@@ -369,27 +311,3 @@ def _project_id(by_path: dict[str, RawSource], strict: bool) -> str:
             raise ContextError("CONTEXT_PROJECT_ID", f"{PROJECT_PATH} has no valid Project-ID")
         return ""
     return value
-
-
-def _generated_views(root: Path) -> list[Finding]:
-    if not _is_real_dir(root, ".project-corpus/generated"):
-        return []
-    findings = []
-    for dir_fd, entry in fs.walk(root, ".project-corpus/generated"):
-        if not entry.name.endswith(".md") or entry.kind == "dir":
-            continue
-        try:
-            head = fs.read_at(
-                dir_fd,
-                entry.name,
-                MAX_SOURCE_BYTES,
-                label=entry.path,
-                link_code="GENERATED_VIEW_UNMARKED",
-            )
-        except ContextError as exc:
-            findings.append(
-                Finding("GENERATED_VIEW_UNMARKED", entry.path, 1, exc.detail, anchor=entry.path)
-            )
-            continue
-        findings.extend(check_generated(entry.path, head[:2048].decode("utf-8", "replace")))
-    return findings

@@ -218,11 +218,13 @@ def context_scope(view: DoctorView) -> Iterator[Issue]:
 
 @check("SOURCE_LINK", "source-link", severity="FAIL", gate=True)
 def source_link(view: DoctorView) -> Iterator[Issue]:
-    """A would-be source in the read scope is a symbolic link or a special file.
+    """A would-be source in the read scope is a symbolic link, a hard link or a special file.
 
     ## Why it matters
     Links are never followed (they could point outside the project), and a source must
-    never vanish silently, so the snapshot is refused until the link is gone.
+    never vanish silently, so the snapshot is refused until the link is gone. A hard link
+    (a file with more than one name) may share its content with a file outside the project,
+    so it is never read either.
 
     ## Fix
     Replace the link by a regular file, or move it out of the read scope.
@@ -232,9 +234,11 @@ def source_link(view: DoctorView) -> Iterator[Issue]:
 
 @check("SOURCE_PATH", "source-path", severity="FAIL", gate=True)
 def source_path(view: DoctorView) -> Iterator[Issue]:
-    """A source path is not portable: a device name, or a case-fold or Unicode collision.
+    """A source path is not portable: not UTF-8, a device name, or a case or Unicode collision.
 
     ## Why it matters
+    A file or folder name holding bytes that are not UTF-8 cannot be named in JSON, SARIF
+    or a terminal (git carries such names); it is shown with each byte escaped (`\\xff`).
     On Windows `CON.md` or `nul.md` names a device, not a file; on case-insensitive or
     normalising filesystems (APFS, NTFS) `Notes.md` and `notes.md`, or the NFC and NFD
     spellings of one name, are the same file. The corpus would read differently on another

@@ -1,0 +1,115 @@
+"""Where corpus files must be and what they may be called (SPEC §1.1, §2.2).
+
+The required layout, portable source names (device names, case and Unicode collisions)
+and the generated views' marker: findings the snapshot adds beside its sources.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from pathlib import Path
+
+from project_corpus.corpus import fs
+from project_corpus.corpus.policy import POLICY_PATH
+from project_corpus.corpus.protocol import check_generated
+from project_corpus.errors import ContextError
+from project_corpus.models import PROJECT_PATH
+from project_corpus.models import STATUS_PATH
+from project_corpus.models import Finding
+
+MAX_VIEW_BYTES = 8 * 1024 * 1024
+
+REQUIRED = (
+    ("AGENTS.md", "file"),
+    (".project-corpus", "dir"),
+    (POLICY_PATH, "file"),
+    (".project-corpus/state", "dir"),
+    (PROJECT_PATH, "file"),
+    (STATUS_PATH, "file"),
+    (".project-corpus/tasks", "dir"),
+    (".project-corpus/reports", "dir"),
+    (".project-corpus/history", "dir"),
+)
+
+
+DEVICE_NAMES = frozenset(
+    ["con", "prn", "aux", "nul", *(f"com{i}" for i in range(10)), *(f"lpt{i}" for i in range(10))]
+)
+
+
+def path_findings(paths: list[str], strict: bool) -> list[Finding]:
+    """SOURCE_PATH for device names and for paths that collide by case or Unicode form."""
+    findings = []
+    seen: dict[str, str] = {}
+    for path in paths:
+        key = unicodedata.normalize("NFC", path).casefold()
+        other = seen.setdefault(key, path)
+        stems = {part.split(".")[0].casefold() for part in path.split("/")}
+        if other != path:
+            detail = f"collides with {other} by case or Unicode normalisation"
+        elif stems & DEVICE_NAMES:
+            detail = "a path component is a device name on Windows"
+        else:
+            continue
+        if strict:
+            raise ContextError("SOURCE_PATH", f"{path}: {detail}")
+        findings.append(Finding("SOURCE_PATH", path, 1, detail, anchor=f"SOURCE_PATH:{path}"))
+    return findings
+
+
+def is_real_dir(root: Path, rel: str) -> bool:
+    parent, _, name = rel.rpartition("/")
+    try:
+        with fs.open_dir(root, parent) as fd:
+            return fs.entry_kind(fd, name) == "dir"
+    except OSError:
+        return False
+
+
+def required_paths(root: Path) -> list[Finding]:
+    findings = []
+    broken: list[str] = []
+    for rel, kind in REQUIRED:
+        if any(rel.startswith(b + "/") for b in broken):
+            continue
+        parent, _, name = rel.rpartition("/")
+        try:
+            with fs.open_dir(root, parent) as fd:
+                actual = fs.entry_kind(fd, name)
+        except OSError:
+            actual = None
+        if actual == kind:
+            continue
+        broken.append(rel)
+        code = "REQUIRED_PATH_LINK" if actual in ("link", "special") else "MISSING_REQUIRED_PATH"
+        detail = (
+            f"required {kind} is missing" if actual is None else f"required {kind} is a {actual}"
+        )
+        findings.append(Finding(code, rel, 1, detail, anchor=f"{code}:{rel}"))
+    return findings
+
+
+def generated_views(root: Path) -> list[Finding]:
+    if not is_real_dir(root, ".project-corpus/generated"):
+        return []
+    findings = []
+    for dir_fd, entry in fs.walk(root, ".project-corpus/generated"):
+        if entry.kind == "unreadable":
+            raise ContextError("SOURCE_PERMISSION", f"{entry.path}: permission denied")
+        if not entry.name.endswith(".md") or entry.kind not in ("file", "link", "special"):
+            continue
+        try:
+            head = fs.read_at(
+                dir_fd,
+                entry.name,
+                MAX_VIEW_BYTES,
+                label=entry.path,
+                link_code="GENERATED_VIEW_UNMARKED",
+            )
+        except ContextError as exc:
+            findings.append(
+                Finding("GENERATED_VIEW_UNMARKED", entry.path, 1, exc.detail, anchor=entry.path)
+            )
+            continue
+        findings.extend(check_generated(entry.path, head[:2048].decode("utf-8", "replace")))
+    return findings
