@@ -202,12 +202,21 @@ def make_corpus(tmp_path: Path) -> MakeCorpus:
     return factory
 
 
+def _skip_cache(directory: str, names: list[str]) -> list[str]:
+    return ["cache"] if Path(directory).name == ".project-corpus" and "cache" in names else []
+
+
+def copy_fixture(source: Path, dest: Path) -> Path:
+    """Copy a fixture corpus to DEST: symlinks stay links, and `.project-corpus/cache/` is
+    left behind, so a stray index built in the checkout (README quick start) never leaks in."""
+    shutil.copytree(source, dest, symlinks=True, ignore=_skip_cache, dirs_exist_ok=True)
+    return dest
+
+
 @pytest.fixture
 def example(tmp_path: Path) -> Path:
-    """A private copy of fixtures/example (symlinks kept as links)."""
-    dest = tmp_path / "example"
-    shutil.copytree(FIXTURES / "example", dest, symlinks=True)
-    return dest
+    """A private copy of fixtures/example (symlinks kept as links, no cache/)."""
+    return copy_fixture(FIXTURES / "example", tmp_path / "example")
 
 
 class Run:

@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -16,6 +15,7 @@ import yaml
 from jsonschema.validators import validator_for
 
 from project_corpus import github_action as action
+from tests.conftest import copy_fixture
 from tests.conftest import valid_candidate
 
 REPO = Path(__file__).resolve().parent.parent
@@ -93,7 +93,7 @@ def gha(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Runner:
 
 def corpus(workspace: Path, variant: str, name: str = "corpus") -> Path:
     root = workspace / name if name != "." else workspace
-    shutil.copytree(EXAMPLE, root, symlinks=True, dirs_exist_ok=True)
+    copy_fixture(EXAMPLE, root)
     if variant == "warn":
         (root / ".project-corpus/history/2026-11-26-standup.md").write_text(VOLATILE_NOTE)
     if variant == "fail":

@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -13,6 +12,7 @@ from pathlib import Path
 import pytest
 import yaml
 
+from tests.conftest import copy_fixture
 from tests.conftest import valid_candidate
 
 REPO = Path(__file__).resolve().parent.parent
@@ -122,8 +122,7 @@ def candidate(root: Path, **overrides: object) -> str:
 def make_repo(base: Path, variant: str) -> Path:
     """A committed git repository holding a copy of fixtures/example, clean or broken."""
     repo = base / variant
-    shutil.copytree(EXAMPLE, repo, symlinks=True)
-    shutil.rmtree(repo / ".project-corpus" / "cache", ignore_errors=True)
+    copy_fixture(EXAMPLE, repo)
     candidates = repo / ".project-corpus" / "candidates"
     candidates.mkdir(exist_ok=True)
     if variant == "broken-status":

@@ -7,7 +7,6 @@ bytes; the exit code is always 0, 1 or 2 and no traceback is printed.
 from __future__ import annotations
 
 import os
-import shutil
 from pathlib import Path
 
 import pytest
@@ -19,6 +18,7 @@ from hypothesis import strategies as st
 from tests.conftest import BASE_FILES
 from tests.conftest import FIXTURES
 from tests.conftest import Run
+from tests.conftest import copy_fixture
 from tests.conftest import write_files
 
 COMMANDS = (
@@ -60,7 +60,7 @@ def test_every_command_survives_every_invalid_fixture(
     cli: object, tmp_path: Path, name: str
 ) -> None:
     root = tmp_path / name
-    shutil.copytree(FIXTURES / "invalid" / name, root, symlinks=True)
+    copy_fixture(FIXTURES / "invalid" / name, root)
     results = run_all(cli, root)
     # Only doctor reports conformance problems as findings; the others refuse with exit 2.
     assert all(code == 2 for args, code in results if args[1] in ("build", "query", "bundle"))

@@ -7,7 +7,6 @@ hand-written to fit a schema. A meta-test fails when a schema ships without bein
 from __future__ import annotations
 
 import json
-import shutil
 from collections.abc import Callable
 from pathlib import Path
 
@@ -22,6 +21,7 @@ from tests.conftest import FIXTURES
 from tests.conftest import STATUS as DEMO_STATUS
 from tests.conftest import MakeCorpus
 from tests.conftest import Run
+from tests.conftest import copy_fixture
 from tests.conftest import valid_candidate
 
 CLI = Callable[..., Run]
@@ -97,7 +97,7 @@ def test_build_output_matches_schema(
     cli: CLI, example: Path, make_corpus: MakeCorpus, tmp_path: Path
 ) -> None:
     minimal = tmp_path / "minimal"
-    shutil.copytree(FIXTURES / "minimal", minimal, symlinks=True)
+    copy_fixture(FIXTURES / "minimal", minimal)
     for root in (example, make_corpus(), minimal):
         run = cli("context", "build", root)
         assert run.code == 0, run.err
@@ -208,7 +208,7 @@ INVALID = sorted(p.name for p in (FIXTURES / "invalid").iterdir() if p.is_dir())
 )
 def test_doctor_report_matches_schema(cli: CLI, tmp_path: Path, fixture: str) -> None:
     root = tmp_path / "corpus"
-    shutil.copytree(FIXTURES / fixture, root, symlinks=True)
+    copy_fixture(FIXTURES / fixture, root)
     run = cli("context", "doctor", root)
     document = ok_json(run)
     assert errors("doctor-report", document) == []
@@ -301,7 +301,7 @@ def test_sarif_output_matches_the_official_schema(cli: CLI, tmp_path: Path) -> N
     validator = validator_for(schema)(schema)
     for fixture in ("example", "invalid/INVALID_METADATA", "invalid/SOURCE_LINK"):
         root = tmp_path / fixture.replace("/", "-")
-        shutil.copytree(FIXTURES / fixture, root, symlinks=True)
+        copy_fixture(FIXTURES / fixture, root)
         run = cli("context", "doctor", root, "--format", "sarif")
         assert run.code in (0, 1), run.err
         assert [e.message for e in validator.iter_errors(json.loads(run.out))] == []

@@ -55,8 +55,17 @@ def test_metadata_block_follows_the_h1_up_to_the_first_heading() -> None:
     ]
 
 
-def test_metadata_block_ends_at_the_first_non_metadata_line() -> None:
-    doc = parse_document("# T\nKey: v\nplain prose\nOther: w\n")
+def test_prose_between_the_h1_and_the_keys_is_an_item_not_the_end_of_metadata() -> None:
+    doc = parse_document("# T\nA note on this file.\nKey: v\nplain prose\nOther: w\n\n## S\nX: y\n")
+    assert [(m.key, m.line) for m in doc.meta] == [("Key", 3), ("Other", 5)]
+    assert [(s.kind, s.line_start, s.line_end) for s in doc.spans if s.kind != "heading"][:2] == [
+        ("paragraph", 2, 2),
+        ("meta", 3, 3),
+    ]
+
+
+def test_a_code_fence_ends_the_metadata_region() -> None:
+    doc = parse_document("# T\nKey: v\n```\nInside: fence\n```\nAfter: fence\n")
     assert [m.key for m in doc.meta] == ["Key"]
 
 

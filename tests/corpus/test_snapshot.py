@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import shutil
 from pathlib import Path
 
 import pytest
@@ -13,6 +12,7 @@ from project_corpus.corpus.snapshot import collect
 from project_corpus.errors import ContextError
 from tests.conftest import FIXTURES
 from tests.conftest import MakeCorpus
+from tests.conftest import copy_fixture
 from tests.conftest import report
 
 R = ".project-corpus/reports/"
@@ -136,7 +136,7 @@ def test_project_and_status_must_be_in_scope(make_corpus: MakeCorpus) -> None:
 )
 def test_every_invalid_fixture_is_refused_with_its_code(tmp_path: Path, code: str) -> None:
     root = tmp_path / "c"
-    shutil.copytree(FIXTURES / "invalid" / code, root, symlinks=True)
+    copy_fixture(FIXTURES / "invalid" / code, root)
     with pytest.raises(ContextError) as info:
         collect(root)
     expected = {"SOURCE_LINK": "SOURCE_LINK", "INVALID_ENCODING": "SOURCE_ENCODING"}.get(
@@ -149,7 +149,7 @@ def test_every_invalid_fixture_is_refused_with_its_code(tmp_path: Path, code: st
 
 def test_doctor_mode_collects_conformance_findings_instead_of_raising(tmp_path: Path) -> None:
     root = tmp_path / "c"
-    shutil.copytree(FIXTURES / "invalid" / "SECTION_ORDER", root)
+    copy_fixture(FIXTURES / "invalid" / "SECTION_ORDER", root)
     corpus = collect(root, strict=False)
     assert [(f.code, f.path) for f in corpus.findings] == [
         ("SECTION_ORDER", ".project-corpus/state/PROJECT.md")

@@ -229,7 +229,7 @@ FAILING: dict[str, list[Case]] = {
         ),
         Case({".project-corpus/reports/con.md": "# C\n"}, ".project-corpus/reports/con.md", 1),
     ],
-    "POLICY_PARSE": [Case(policy("[capabilities]", "[capabilities"), POLICY_PATH, 1)],
+    "POLICY_PARSE": [Case(policy("[capabilities]", "[capabilities"), POLICY_PATH, 4)],
     "POLICY_UNKNOWN_KEY": [
         Case(
             policy('profile = "SAFE_EDIT"\n', 'profile = "SAFE_EDIT"\nowner = "alice"\n'),
@@ -353,6 +353,10 @@ FAILING: dict[str, list[Case]] = {
         ),
     ],
     "OVERSIZED_STATUS": [Case({STATUS_PATH: BIG_STATUS}, STATUS_PATH, 1)],
+    "MISSING_ARTIFACT_DIR": [
+        Case({".project-corpus/history": None}, ".project-corpus/history/", 1),
+        Case({".project-corpus/tasks": None}, ".project-corpus/tasks/", 1),
+    ],
     "CACHE_NOT_IGNORED": [Case({".gitignore": None}, CACHE, 1, cache_file)],
     "BUNDLE_PROJECT_MISMATCH": [
         Case(
@@ -482,6 +486,7 @@ PASSING.update(
                 },
             )
         ],
+        "MISSING_ARTIFACT_DIR": [Case({".project-corpus/history/.gitkeep": ""})],
         "CACHE_NOT_IGNORED": [
             Case({}, setup=cache_file),
             Case({".gitignore": None, ".project-corpus/.gitignore": "cache/\n"}, setup=cache_file),

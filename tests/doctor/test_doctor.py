@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import hashlib
 import os
-import shutil
 import subprocess
 import sys
 from collections.abc import Callable
@@ -25,6 +24,7 @@ from tests.conftest import FIXTURES
 from tests.conftest import STATUS
 from tests.conftest import MakeCorpus
 from tests.conftest import Run
+from tests.conftest import copy_fixture
 from tests.doctor.support import INDEX_REL
 from tests.doctor.support import STATUS_PATH
 from tests.doctor.support import build
@@ -58,10 +58,8 @@ def tree(root: Path) -> dict[str, str]:
     return found
 
 
-def copy_fixture(name: str, tmp_path: Path) -> Path:
-    dest = tmp_path / name
-    shutil.copytree(FIXTURES / name, dest, symlinks=True)
-    return dest
+def private_copy(name: str, tmp_path: Path) -> Path:
+    return copy_fixture(FIXTURES / name, tmp_path / name)
 
 
 def test_invalid_fixture_directories_exist() -> None:
@@ -70,7 +68,7 @@ def test_invalid_fixture_directories_exist() -> None:
 
 @pytest.mark.parametrize("code", INVALID)
 def test_each_invalid_fixture_fails_with_exactly_its_code(code: str, tmp_path: Path) -> None:
-    root = copy_fixture(f"invalid/{code}", tmp_path)
+    root = private_copy(f"invalid/{code}", tmp_path)
     result = doctor(root)
     fails = {i["code"] for i in issues(result) if i["severity"] == "FAIL"}
     assert fails == {code}

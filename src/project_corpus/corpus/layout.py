@@ -2,6 +2,11 @@
 
 The required layout, portable source names (device names, case and Unicode collisions)
 and the generated views' marker: findings the snapshot adds beside its sources.
+
+Required files and folders are part of the conformance gate. The artifact folders `tasks/`,
+`reports/` and `history/` are not: git keeps no empty folder, so a cloned corpus often lacks
+one. An absent artifact folder reads as empty and is the WARN `MISSING_ARTIFACT_DIR`
+(docs/protocol.md, "Layout").
 """
 
 from __future__ import annotations
@@ -29,6 +34,9 @@ REQUIRED = (
     (".project-corpus/tasks", "dir"),
     (".project-corpus/reports", "dir"),
     (".project-corpus/history", "dir"),
+)
+ARTIFACT_DIRS = frozenset(
+    {".project-corpus/tasks", ".project-corpus/reports", ".project-corpus/history"}
 )
 
 
@@ -58,35 +66,45 @@ def path_findings(paths: list[str], strict: bool) -> list[Finding]:
 
 
 def is_real_dir(root: Path, rel: str) -> bool:
+    return path_kind(root, rel) == "dir"
+
+
+def path_kind(root: Path, rel: str) -> str | None:
+    """ "file", "dir", "link", "special" or None (absent or unreadable) for REL under ROOT."""
     parent, _, name = rel.rpartition("/")
     try:
         with fs.open_dir(root, parent) as fd:
-            return fs.entry_kind(fd, name) == "dir"
+            return fs.entry_kind(fd, name)
     except OSError:
-        return False
+        return None
 
 
-def required_paths(root: Path) -> list[Finding]:
-    findings = []
+def required_paths(root: Path) -> tuple[list[Finding], list[Finding]]:
+    """(gate findings, warnings): missing or linked required paths; absent artifact folders."""
+    gate: list[Finding] = []
+    warnings: list[Finding] = []
     broken: list[str] = []
     for rel, kind in REQUIRED:
         if any(rel.startswith(b + "/") for b in broken):
             continue
-        parent, _, name = rel.rpartition("/")
-        try:
-            with fs.open_dir(root, parent) as fd:
-                actual = fs.entry_kind(fd, name)
-        except OSError:
-            actual = None
+        actual = path_kind(root, rel)
         if actual == kind:
             continue
         broken.append(rel)
+        if actual is None and rel in ARTIFACT_DIRS:
+            detail = "read as empty; create it with a .gitkeep file to keep it in Git"
+            warnings.append(_finding("MISSING_ARTIFACT_DIR", rel + "/", detail))
+            continue
         code = "REQUIRED_PATH_LINK" if actual in ("link", "special") else "MISSING_REQUIRED_PATH"
         detail = (
             f"required {kind} is missing" if actual is None else f"required {kind} is a {actual}"
         )
-        findings.append(Finding(code, rel, 1, detail, anchor=f"{code}:{rel}"))
-    return findings
+        gate.append(_finding(code, rel, detail))
+    return gate, warnings
+
+
+def _finding(code: str, path: str, detail: str) -> Finding:
+    return Finding(code, path, 1, detail, anchor=f"{code}:{path}")
 
 
 def generated_views(root: Path) -> list[Finding]:

@@ -136,8 +136,11 @@ def _headings(lines: tuple[str, ...], kinds: list[str], candidates: list[int]) -
 
 
 def _metadata(lines: tuple[str, ...], headings: tuple[Heading, ...]) -> list[MetaLine]:
-    """`Key: value` lines after the document's H1 (or from the top), up to the next heading;
-    blank lines are skipped and the first other line ends the block."""
+    """`Key: value` lines after the document's H1 (or from the top), up to the next heading.
+
+    Other lines in that region (a prose sentence or a comment between the H1 and the keys, as
+    real corpora have) are not metadata: they stay ordinary items (docs/protocol.md). A code
+    fence ends the region, so nothing inside fenced code is ever metadata."""
     start = 0
     first = headings[0] if headings else None
     if first and first.level == 1 and not any(x.strip() for x in lines[: first.line - 1]):
@@ -146,12 +149,11 @@ def _metadata(lines: tuple[str, ...], headings: tuple[Heading, ...]) -> list[Met
     result = []
     for index in range(start, end):
         line = lines[index]
-        if not line.strip():
-            continue
-        match = META_RE.match(line)
-        if not match:
+        if FENCE_RE.match(line):
             break
-        result.append(_new(MetaLine, (match.group(1), match.group(2).strip(), index + 1)))
+        match = META_RE.match(line)
+        if match:
+            result.append(_new(MetaLine, (match.group(1), match.group(2).strip(), index + 1)))
     return result
 
 

@@ -99,7 +99,8 @@ def parse_policy(data: bytes) -> tuple[Policy, list[Finding]]:
             _f("POLICY_PARSE", 1, f"not UTF-8 at byte {exc.start}")
         ]
     except tomllib.TOMLDecodeError as exc:
-        return EMPTY_POLICY._replace(sha256=digest), [_f("POLICY_PARSE", 1, str(exc))]
+        line = _toml_error_line(str(exc))
+        return EMPTY_POLICY._replace(sha256=digest), [_f("POLICY_PARSE", line, str(exc))]
     findings: list[Finding] = []
     _check_keys(raw, text, findings)
     version = _string(raw, "policy_version", text, findings)
@@ -149,6 +150,15 @@ def parse_policy(data: bytes) -> tuple[Policy, list[Finding]]:
         lines,
     )
     return policy, findings
+
+
+_TOML_LINE_RE = re.compile(r"\(at line (\d+), column \d+\)$")
+
+
+def _toml_error_line(message: str) -> int:
+    """The line a TOML error names in its message ("... (at line 23, column 13)"), else 1."""
+    match = _TOML_LINE_RE.search(message)
+    return int(match.group(1)) if match else 1
 
 
 def _f(code: str, line: int, detail: str) -> Finding:

@@ -165,7 +165,7 @@ def collect(root: str | os.PathLike[str], *, strict: bool = True) -> Corpus:
 
 def _collect(root: str | os.PathLike[str], strict: bool) -> Corpus:
     root_path = fs.resolve_root(root)
-    findings = list(layout.required_paths(root_path))
+    findings, warnings = layout.required_paths(root_path)
     policy, policy_findings = _read_policy(root_path, findings)
     findings.extend(policy_findings)
     reader = _Reader(root_path, policy.read, strict)
@@ -186,6 +186,7 @@ def _collect(root: str | os.PathLike[str], strict: bool) -> Corpus:
             ", ".join(codes),
             hint="run `project-corpus context doctor ROOT` for located findings",
         )
+    findings.extend(warnings)
     return _assemble(root_path, _project_id(by_path, strict), policy, raw, findings)
 
 
@@ -247,8 +248,10 @@ def _read_policy(root: Path, findings: list[Finding]) -> tuple[Policy, list[Find
 def _scope_findings(
     policy: Policy, policy_findings: list[Finding], by_path: dict[str, RawSource]
 ) -> list[Finding]:
-    if any(f.code in ("POLICY_PARSE", "POLICY_SCHEMA") for f in policy_findings):
-        return []
+    if not policy.sha256 or any(
+        f.code in ("POLICY_PARSE", "POLICY_SCHEMA") for f in policy_findings
+    ):
+        return []  # no readable policy: its absence is reported, not scopes against it
     missing = [p for p in (PROJECT_PATH, STATUS_PATH) if not in_scope(p, policy.read)]
     return [
         Finding(

@@ -84,6 +84,7 @@ CHECKS: tuple[Check, ...] = (
     content.artifact_shape,
     content.oversized_status,
     # Repository
+    repository.missing_artifact_dir,
     repository.cache_not_ignored,
     # A bundle (--bundle)
     bundles.bundle_project_mismatch,

@@ -1,4 +1,4 @@
-"""Repository hygiene around the corpus: the disposable cache must stay out of Git."""
+"""Repository hygiene around the corpus: folders Git drops, a cache that must stay out of Git."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from project_corpus.doctor import gitignore
 from project_corpus.doctor.registry import DoctorView
 from project_corpus.doctor.registry import Issue
 from project_corpus.doctor.registry import check
+from project_corpus.doctor.registry import snapshot_issues
 from project_corpus.errors import ContextError
 from project_corpus.models import CACHE_DIR
 
@@ -35,6 +36,28 @@ def _read_gitignore(root: Path, directory: str) -> tuple[gitignore.Pattern, ...]
     except ContextError:
         return ()
     return gitignore.parse(data.decode("utf-8", "replace"))
+
+
+@check("MISSING_ARTIFACT_DIR", "missing-artifact-dir", severity="WARN")
+def missing_artifact_dir(view: DoctorView) -> Iterator[Issue]:
+    """An artifact folder (`tasks/`, `reports/` or `history/`) is absent.
+
+    ## Why it matters
+    Git keeps no empty folder, so a freshly cloned corpus often lacks one; every command
+    still accepts the corpus and reads the folder as empty. The next agent that files a
+    Task, Report or History document has to create the folder first, and a folder that
+    vanished by mistake looks exactly the same.
+
+    ## How it is checked
+    The snapshot (`project_corpus.corpus.layout.required_paths`) reports each of the three
+    folders that does not exist; a folder that is a link or a file is `REQUIRED_PATH_LINK`
+    or `MISSING_REQUIRED_PATH` instead.
+
+    ## Fix
+    Create the folder with an empty `.gitkeep` file in it and commit both
+    (`project-corpus init` does this for a new corpus).
+    """
+    yield from snapshot_issues(view, "MISSING_ARTIFACT_DIR")
 
 
 @check("CACHE_NOT_IGNORED", "cache-not-ignored", severity="WARN")
