@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -19,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import FIXTURES
+from tests.conftest import copy_fixture
 
 EXPECTED = Path(__file__).resolve().parent.parent / "data" / "imports.json"
 PROBE = """
@@ -55,7 +55,7 @@ def imports(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[str]]:
     home = tmp_path_factory.mktemp("home")
     env = {**os.environ, "HOME": str(home), "XDG_CONFIG_HOME": str(home / ".config")}
     root = tmp_path_factory.mktemp("imports") / "example"
-    shutil.copytree(FIXTURES / "example", root)
+    copy_fixture(FIXTURES / "example", root)
     imported(["context", "build", str(root)], env)
     return {
         name: imported([arg.format(root=root) for arg in argv], env)
