@@ -19,6 +19,7 @@ import pytest
 
 from tests.conftest import FIXTURES
 from tests.conftest import Run
+from tests.conftest import copy_fixture
 
 NOBODY = 65534
 
@@ -66,7 +67,7 @@ def shared_example() -> Iterator[Path]:
     try:
         os.chmod(base, 0o755)
         root = base / "example"
-        shutil.copytree(FIXTURES / "example", root, symlinks=True)
+        copy_fixture(FIXTURES / "example", root)
         for path in [base, *base.rglob("*")]:
             if not path.is_symlink():
                 os.chmod(path, 0o777 if path.is_dir() else 0o666)

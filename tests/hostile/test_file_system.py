@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 
 from project_corpus.corpus import fs
 from tests.conftest import Run
+from tests.conftest import copy_fixture
 from tests.hostile.support import assert_stable
 from tests.hostile.support import run_unprivileged
 
@@ -155,12 +156,11 @@ NAME_BYTES = st.binary(min_size=1, max_size=40).filter(
 def test_arbitrary_byte_names_never_crash(
     cli: object, tmp_path_factory: pytest.TempPathFactory, name: bytes, suffix: bytes, folder: bool
 ) -> None:
-    import shutil
 
     from tests.conftest import FIXTURES
 
     root = tmp_path_factory.mktemp("n") / "example"
-    shutil.copytree(FIXTURES / "example", root, symlinks=True)
+    copy_fixture(FIXTURES / "example", root)
     target = os.fsencode(root / TASKS) + b"/" + name + suffix
     if len(os.path.basename(target)) > 255:
         return
