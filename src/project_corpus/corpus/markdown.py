@@ -124,15 +124,32 @@ def _headings(lines: tuple[str, ...], kinds: list[str], candidates: list[int]) -
     for index in candidates:
         match = HEADING_RE.match(lines[index])
         if match:
-            title = (match.group(2) or "").rstrip(" ")
-            if title.endswith("#"):
-                closing = CLOSING_HASHES_RE.search(title)
-                title = title[: closing.start()] if closing else title
-            result.append(_new(Heading, (len(match.group(1)), title.strip(), index + 1)))
+            start, end = _title_span(match)
+            result.append(_new(Heading, (len(match.group(1)), lines[index][start:end], index + 1)))
             kinds[index] = "h"
         else:
             kinds[index] = "p"
     return result
+
+
+def _title_span(match: re.Match[str]) -> tuple[int, int]:
+    """Where the title of a HEADING_RE match lies in its line: after the hashes, without an
+    optional closing sequence of hashes and the spaces around it."""
+    raw = match.group(2)
+    if raw is None:
+        return match.end(), match.end()
+    title = raw.rstrip(" ")
+    if title.endswith("#"):
+        closing = CLOSING_HASHES_RE.search(title)
+        title = title[: closing.start()] if closing else title
+    start = match.start(2) + len(title) - len(title.lstrip())
+    return start, start + len(title.strip())
+
+
+def title_span(line: str) -> tuple[int, int]:
+    """Where the title of LINE, an ATX heading, lies in it (for a layout: no text)."""
+    match = HEADING_RE.match(line)
+    return _title_span(match) if match else (0, 0)
 
 
 def _metadata(lines: tuple[str, ...], headings: tuple[Heading, ...]) -> list[MetaLine]:
@@ -214,21 +231,30 @@ def _sections(count: int, headings: tuple[Heading, ...]) -> tuple[list[str], lis
     level 2 or deeper opens a section (its own line included); H1 is the title: its line
     has no section and it does not change the current one."""
     paths, numbers = [""] * count, [0] * count
-    stack: list[Heading] = []
-    opened = [h for h in headings if h.level >= 2]
-    for heading, after in zip_longest(opened, opened[1:]):
-        if heading.level == 2:
-            stack, path = [heading], heading.title
-        else:
-            stack = [h for h in stack if h.level < heading.level] + [heading]
-            path = " > ".join(h.title for h in stack)
-        start, end = heading.line - 1, after.line - 1 if after else count
+    opened = section_paths(headings)
+    for (heading, path), after in zip_longest(opened, opened[1:]):
+        start, end = heading.line - 1, after[0].line - 1 if after else count
         paths[start:end] = [path] * (end - start)
         numbers[start:end] = [heading.line] * (end - start)
     for heading in headings:
         if heading.level == 1:
             paths[heading.line - 1], numbers[heading.line - 1] = "", 0
     return paths, numbers
+
+
+def section_paths(headings: tuple[Heading, ...]) -> list[tuple[Heading, str]]:
+    """Each heading of level 2 or deeper with the section path it opens: its title after
+    the titles of the enclosing headings of lower levels, joined with " > "."""
+    result = []
+    stack: list[Heading] = []
+    for heading in headings:
+        if heading.level == 2:
+            stack = [heading]
+            result.append((heading, heading.title))
+        elif heading.level > 2:
+            stack = [h for h in stack if h.level < heading.level] + [heading]
+            result.append((heading, " > ".join(h.title for h in stack)))
+    return result
 
 
 def _long_block(lines: tuple[str, ...], span: Span) -> list[Span]:

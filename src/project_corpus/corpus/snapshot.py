@@ -28,6 +28,8 @@ from project_corpus.corpus.policy import parse_policy
 from project_corpus.corpus.policy import policy_line
 from project_corpus.corpus.protocol import check_project
 from project_corpus.corpus.protocol import check_status
+from project_corpus.corpus.skeleton import Skeletons
+from project_corpus.corpus.skeleton import rebuild
 from project_corpus.corpus.supersession import relations
 from project_corpus.corpus.supersession import superseded_paths
 from project_corpus.errors import ContextError
@@ -58,8 +60,10 @@ class RawSource(NamedTuple):
 class _Reader:
     """Reads candidate sources under the limits; collects findings in the doctor's mode."""
 
-    def __init__(self, root: Path, scopes: tuple[str, ...], strict: bool) -> None:
-        self.root, self.scopes, self.strict = root, scopes, strict
+    def __init__(
+        self, root: Path, scopes: tuple[str, ...], strict: bool, skeletons: Skeletons
+    ) -> None:
+        self.root, self.scopes, self.strict, self.skeletons = root, scopes, strict, skeletons
         self.findings: list[Finding] = []
         self.sources: list[RawSource] = []
         self.total_bytes = 0
@@ -127,13 +131,24 @@ class _Reader:
             code = "SOURCE_ENCODING" if self.strict else "INVALID_ENCODING"
             self.problem(code, path, f"not UTF-8 at byte {exc.start}")
             return
-        doc = parse_document(text)
+        sha = sha256_hex(data)
+        doc = _document(text, sha, self.skeletons.get(path))
         self.nonblank += doc.nonblank_lines
         if self.nonblank > MAX_NONBLANK_LINES:
             raise ContextError(
                 "CONTEXT_LIMIT", f"nonblank_lines: more than {MAX_NONBLANK_LINES} non-blank lines"
             )
-        self.sources.append(RawSource(path, sha256_hex(data), len(data), source_type, doc))
+        self.sources.append(RawSource(path, sha, len(data), source_type, doc))
+
+
+def _document(text: str, sha: str, known: tuple[str, bytes] | None) -> Document:
+    """The document of TEXT: rebuilt from its stored skeleton when KNOWN is for this SHA."""
+    if known and known[0] == sha:
+        try:
+            return rebuild(text, known[1])
+        except (ValueError, IndexError, KeyError):  # a damaged skeleton: parse instead
+            pass
+    return parse_document(text)
 
 
 @contextlib.contextmanager
@@ -152,23 +167,27 @@ def paused_gc() -> Iterator[None]:
             gc.enable()
 
 
-def collect(root: str | os.PathLike[str], *, strict: bool = True) -> Corpus:
+def collect(
+    root: str | os.PathLike[str], *, strict: bool = True, skeletons: Skeletons | None = None
+) -> Corpus:
     """Read the scoped snapshot of ROOT.
 
     strict (every context command but doctor): a conformance problem raises
     PROTOCOL_NONCONFORMANT, a link SOURCE_LINK, bad UTF-8 SOURCE_ENCODING. Not strict (the
     doctor): those problems are returned as `Corpus.findings` and reading goes on.
+    SKELETONS ({path: (sha256, skeleton)}, from the index) spare parsing the sources whose
+    fresh hash is the stored one: their documents are rebuilt from the skeleton.
     """
     with paused_gc():
-        return _collect(root, strict)
+        return _collect(root, strict, skeletons or {})
 
 
-def _collect(root: str | os.PathLike[str], strict: bool) -> Corpus:
+def _collect(root: str | os.PathLike[str], strict: bool, skeletons: Skeletons) -> Corpus:
     root_path = fs.resolve_root(root)
     findings, warnings = layout.required_paths(root_path)
     policy, policy_findings = _read_policy(root_path, findings)
     findings.extend(policy_findings)
-    reader = _Reader(root_path, policy.read, strict)
+    reader = _Reader(root_path, policy.read, strict, skeletons)
     for rel_dir, source_type in SOURCE_ROOTS.items():
         if layout.is_real_dir(root_path, rel_dir):
             reader.walk(rel_dir, source_type)
