@@ -15,6 +15,7 @@ import yaml
 from jsonschema.validators import validator_for
 
 from project_corpus import github_action as action
+from project_corpus.output.escape import markdown_cell
 from tests.conftest import copy_fixture
 from tests.conftest import valid_candidate
 
@@ -431,7 +432,7 @@ def test_cut_bytes_keeps_whole_lines() -> None:
 
 
 def test_md_cell_neutralises_markdown_and_html() -> None:
-    cell = action.md_cell("a|b <script>x</script> [l](u) *e*\nnext")
+    cell = markdown_cell("a|b <script>x</script> [l](u) *e*\nnext")
     assert "|" not in cell.replace("\\|", "")
     assert "<" not in cell.replace("\\<", "")
     assert "\n" not in cell

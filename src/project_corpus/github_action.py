@@ -36,6 +36,11 @@ from pathlib import Path
 from typing import NamedTuple
 from urllib.parse import quote
 
+from project_corpus.output.escape import markdown_cell
+from project_corpus.output.escape import markdown_code
+from project_corpus.output.github import escape_data
+from project_corpus.output.github import escape_property
+
 MAX_ROWS = 200
 MAX_SECTION_BYTES = 256 * 1024
 SUMMARY_LIMIT_BYTES = 1024 * 1024
@@ -82,14 +87,6 @@ def root_prefix(root: str, workspace: str) -> str:
 
 
 # --- workflow commands and files -------------------------------------------------------
-
-
-def escape_data(text: str) -> str:
-    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
-
-
-def escape_property(text: str) -> str:
-    return escape_data(text).replace(":", "%3A").replace(",", "%2C")
 
 
 def prefix_annotations(text: str, prefix: str) -> str:
@@ -164,22 +161,9 @@ def cut_bytes(text: str, limit: int, note: str = "\n_…cut to fit the job summa
 # --- the job summary -------------------------------------------------------------------
 
 
-def md_cell(text: object) -> str:
-    """Plain text made safe for one Markdown table cell."""
-    value = " ".join(str(text).split())
-    for char in "\\`*_[]|<>":
-        value = value.replace(char, "\\" + char)
-    return value
-
-
-def md_code(text: object) -> str:
-    """TEXT as an inline code span inside a table cell (no escapes apply inside code)."""
-    return "`" + " ".join(str(text).split()).replace("`", "'").replace("|", "\\|") + "`"
-
-
 def line_link(env: Mapping[str, str], path: str, line: int) -> str:
     repo, sha = env.get("GITHUB_REPOSITORY", ""), env.get("GITHUB_SHA", "")
-    label = md_cell(f"{path}:{line}")
+    label = markdown_cell(f"{path}:{line}")
     if not repo or not sha:
         return label
     server = env.get("GITHUB_SERVER_URL", "https://github.com").rstrip("/")
@@ -197,15 +181,17 @@ def issue_table(ctx: Context, issues: list[dict[str, object]]) -> str:
     """Counts by code, then a capped table of findings linked to their lines."""
     counts = Counter((str(i.get("code")), str(i.get("severity"))) for i in issues)
     lines = ["| code | severity | count |", "|---|---|---:|"]
-    lines += [f"| {md_code(c)} | {md_cell(s)} | {n} |" for (c, s), n in sorted(counts.items())]
+    lines += [
+        f"| {markdown_code(c)} | {markdown_cell(s)} | {n} |" for (c, s), n in sorted(counts.items())
+    ]
     lines += ["", "| severity | code | location | message |", "|---|---|---|---|"]
     for issue in issues[:MAX_ROWS]:
         path = ctx.prefix + str(issue.get("path", ""))
         line = issue.get("line")
         where = line_link(ctx.env, path, line if isinstance(line, int) else 1)
         lines.append(
-            f"| {md_cell(issue.get('severity'))} | {md_code(issue.get('code'))} "
-            f"| {where} | {md_cell(issue.get('message', ''))} |"
+            f"| {markdown_cell(issue.get('severity'))} | {markdown_code(issue.get('code'))} "
+            f"| {where} | {markdown_cell(issue.get('message', ''))} |"
         )
     if len(issues) > MAX_ROWS:
         lines.append(f"\n_Showing {MAX_ROWS} of {len(issues)} findings; see the log or SARIF._")
@@ -218,9 +204,9 @@ def doctor_summary(ctx: Context, report: Mapping[str, object], code: int) -> str
     fails, warns = counts.get("FAIL", 0), counts.get("WARN", 0)
     head = (
         f"## project-corpus doctor: {RESULT_WORDS.get(code, 'failed')}\n\n"
-        f"Root {md_code(ctx.root)} · project {md_code(report.get('project_id'))} · "
+        f"Root {markdown_code(ctx.root)} · project {markdown_code(report.get('project_id'))} · "
         f"**{fails} FAIL**, **{warns} WARN**, {counts.get('suppressed', 0)} suppressed · "
-        f"fail on {md_cell(ctx.input('fail-on', 'FAIL'))} · exit {code}\n\n"
+        f"fail on {markdown_cell(ctx.input('fail-on', 'FAIL'))} · exit {code}\n\n"
     )
     issues = visible_issues(report)
     return head + (issue_table(ctx, issues) if issues else "No findings.\n") + "\n"
@@ -234,7 +220,7 @@ def error_summary(title: str, result: Completed) -> tuple[str, str]:
         code, detail = str(envelope["error"]), str(envelope["detail"])
     except (ValueError, KeyError, TypeError):
         pass
-    markdown = f"## {title}: error\n\n{md_code(code)}: {md_cell(detail)}\n\n"
+    markdown = f"## {title}: error\n\n{markdown_code(code)}: {markdown_cell(detail)}\n\n"
     return markdown, annotation("error", f"{title} {code}", detail)
 
 

@@ -7,8 +7,8 @@ import json
 import pytest
 
 from project_corpus.evaluate import render_eval
-from project_corpus.evaluate.markdown import escape_cell
 from project_corpus.evaluate.markdown import render_markdown
+from project_corpus.output.escape import markdown_cell as escape_cell
 
 
 def _report(**changes: object) -> dict[str, object]:

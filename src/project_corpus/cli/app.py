@@ -62,7 +62,11 @@ def _report_error(code: str, detail: str, hint: str | None, argv: Sequence[str])
     from project_corpus.jsonio import pretty
 
     if _text_errors(argv):
-        message = f"error[{code}]: {detail}" + (f"\n  hint: {hint}" if hint else "")
+        from project_corpus.output.escape import terminal
+
+        message = f"error[{code}]: {terminal(detail)}" + (
+            f"\n  hint: {terminal(hint)}" if hint else ""
+        )
         click.echo(message, err=True)
     else:
         envelope = {"ok": False, "error": code, "detail": detail, "hint": hint}

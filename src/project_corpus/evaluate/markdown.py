@@ -2,20 +2,16 @@
 
 A header with the pass rate and the aggregate rates, one table row per case (name, ✅/❌,
 failing metrics) and a table of per-metric pass rates. Cell text is escaped so that a `|`,
-a line break or HTML in a case name can never break the table.
+a line break, a control character, a link, an image or HTML in a case name can never break
+the table or reach the reader (`output.escape.markdown_cell`).
 """
 
 from __future__ import annotations
 
+from project_corpus.output.escape import markdown_cell
+
 PASS_MARK = "✅"
 FAIL_MARK = "❌"
-_ESCAPES = {"\\": "\\\\", "|": "\\|", "<": "&lt;", ">": "&gt;", "&": "&amp;", "`": "\\`"}
-
-
-def escape_cell(text: str) -> str:
-    """TEXT safe inside one GitHub-flavoured Markdown table cell."""
-    escaped = "".join(_ESCAPES.get(char, char) for char in text)
-    return " ".join(escaped.split())
 
 
 def _percent(value: object) -> str:
@@ -38,7 +34,7 @@ def _header(result: dict[str, object]) -> list[str]:
     results = _list(result.get("results"))
     passed = sum(1 for r in results if isinstance(r, dict) and r.get("pass") is True)
     mark = PASS_MARK if result.get("ok") is True else FAIL_MARK
-    project = escape_cell(str(result.get("project_id", "")))
+    project = markdown_cell(str(result.get("project_id", "")))
     return [
         f"## {mark} CorpusEval: {project}: {passed}/{len(results)} cases passed "
         f"({_percent(result.get('pass_rate'))})",
@@ -56,9 +52,9 @@ def _case_rows(result: dict[str, object]) -> list[str]:
     for case in _list(result.get("results")):
         if not isinstance(case, dict):
             continue
-        failed = ", ".join(escape_cell(str(m)) for m in _list(case.get("failed_metrics")))
+        failed = ", ".join(markdown_cell(str(m)) for m in _list(case.get("failed_metrics")))
         mark = PASS_MARK if case.get("pass") is True else FAIL_MARK
-        name = escape_cell(str(case.get("name", "")))
+        name = markdown_cell(str(case.get("name", "")))
         rows.append(f"| {case.get('case_index')} | {name} | {mark} | {failed} |")
     return [*rows, ""]
 
@@ -67,7 +63,7 @@ def _metric_rows(result: dict[str, object]) -> list[str]:
     rates = result.get("metric_pass_rates")
     rows = ["| metric | pass rate |", "|---|---:|"]
     for name, rate in sorted(rates.items()) if isinstance(rates, dict) else []:
-        rows.append(f"| {escape_cell(str(name))} | {_percent(rate)} |")
+        rows.append(f"| {markdown_cell(str(name))} | {_percent(rate)} |")
     return [*rows, ""]
 
 
@@ -75,8 +71,8 @@ def _problem_lines(result: dict[str, object]) -> list[str]:
     lines = []
     for case in _list(result.get("results")):
         if isinstance(case, dict) and case.get("pass") is not True:
-            name = escape_cell(str(case.get("name", "")))
-            lines += [f"- **{name}**: {escape_cell(str(p))}" for p in _list(case.get("problems"))]
+            name = markdown_cell(str(case.get("name", "")))
+            lines += [f"- **{name}**: {markdown_cell(str(p))}" for p in _list(case.get("problems"))]
     return ["### Failures", "", *lines, ""] if lines else []
 
 

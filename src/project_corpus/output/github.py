@@ -13,13 +13,16 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from project_corpus.output import text
+from project_corpus.output.escape import terminal
 
 ANNOTATIONS_PER_KIND = 10
 COMMANDS = {"FAIL": "error", "WARN": "warning"}
 
 
 def escape_data(value: str) -> str:
-    return value.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    """VALUE for a workflow command: `%`, CR and LF encoded, other controls escaped."""
+    encoded = value.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    return terminal(encoded)
 
 
 def escape_property(value: str) -> str:

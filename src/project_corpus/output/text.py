@@ -12,6 +12,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from collections.abc import Sequence
 
+from project_corpus.output.escape import terminal
+
 
 def issues_of(report: Mapping[str, object]) -> list[Mapping[str, object]]:
     """The report's unsuppressed issues, in report order."""
@@ -20,13 +22,10 @@ def issues_of(report: Mapping[str, object]) -> list[Mapping[str, object]]:
     return [issue for issue in issues if isinstance(issue, Mapping) and not issue.get("suppressed")]
 
 
-def _path(path: object) -> str:
-    """A path on one line (control characters escaped)."""
-    return "".join(ch if ch.isprintable() else repr(ch)[1:-1] for ch in str(path))
-
-
 def line(issue: Mapping[str, object]) -> str:
-    return f"{_path(issue['path'])}:{issue['line']}: {issue['code']} {issue['message']}"
+    """One finding on one line; the path and message have their control characters escaped."""
+    path, message = terminal(str(issue["path"])), terminal(str(issue["message"]))
+    return f"{path}:{issue['line']}: {issue['code']} {message}"
 
 
 def summary_line(report: Mapping[str, object]) -> str:

@@ -1,0 +1,59 @@
+"""The escaping rules of every human-readable output: text, github and Markdown (one home).
+
+Corpus text, file names and command-line arguments are hostile input: an ESC or BEL can set
+a terminal's title, write its clipboard (OSC 52) or forge a link (OSC 8) in the terminal of
+anyone who runs the hook on a hostile branch, and a raw newline can forge a line of output
+(or a GitHub workflow command). `terminal` shows every such character as a visible escape
+(`\\x1b`, `\\n`, `\\u202e`); `markdown_cell` and `markdown_code` also neutralise Markdown,
+so a case name can carry no link, image, HTML or table break into a job summary.
+"""
+
+from __future__ import annotations
+
+import re
+
+# C0 controls, DEL, C1 controls, line/paragraph separators, bidirectional overrides and
+# isolates ("Trojan Source"), and lone surrogates (undecodable bytes).
+UNSAFE_RE = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
+# A backslash before ASCII punctuation makes it literal (CommonMark): no link or image
+# (`[`, `]`), code span, emphasis or table break; `<`, `>`, `&` become entities (no HTML).
+_MARKDOWN = {
+    **{char: "\\" + char for char in "\\`*[]|"},
+    **{"<": "&lt;", ">": "&gt;", "&": "&amp;"},
+}
+# GitHub also links bare `scheme://` and `www.` text; an escape inside breaks the match.
+WWW_RE = re.compile(r"(?<![0-9A-Za-z])([Ww][Ww][Ww])\.")
+
+
+def _visible(match: re.Match[str]) -> str:
+    char = match.group()
+    if char == "\n":
+        return "\\n"
+    if char == "\t":
+        return "\\t"
+    code = ord(char)
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+
+def terminal(text: str, *, multiline: bool = False) -> str:
+    """TEXT with every control character shown as an escape (MULTILINE keeps `\\n`, `\\t`)."""
+    if UNSAFE_RE.search(text) is None:
+        return text
+    if multiline:
+        return "\n".join(
+            "\t".join(UNSAFE_RE.sub(_visible, part) for part in line.split("\t"))
+            for line in text.split("\n")
+        )
+    return UNSAFE_RE.sub(_visible, text)
+
+
+def markdown_cell(text: object) -> str:
+    """Plain text for one GitHub-flavoured Markdown table cell or list item (one line)."""
+    value = "".join(_MARKDOWN.get(char, char) for char in terminal(" ".join(str(text).split())))
+    return WWW_RE.sub(r"\1\\.", value.replace("://", ":\\/\\/"))
+
+
+def markdown_code(text: object) -> str:
+    """TEXT as an inline code span inside a table cell (no Markdown applies inside code)."""
+    value = terminal(" ".join(str(text).split())).replace("`", "'").replace("|", "\\|")
+    return f"`{value}`"
