@@ -140,6 +140,8 @@ def prepare_index_path(root: Path, index: str | None) -> str:
     try:
         if _check_cache_dir(root, create=False):
             check_target(root, name)
+    except FileNotFoundError:
+        pass  # no .project-corpus/ at all: nothing to check (opening says INDEX_MISSING)
     except OSError as exc:
         raise ContextError("INDEX_PATH", f"{CACHE_DIR}: {exc.strerror or exc}") from None
     return name

@@ -318,13 +318,12 @@ def portable_input_path(root: Path, user_path: str, code: str = "CONTEXT_INPUT_P
 
 
 def write_exclusive(dir_fd: int, name: str, data: bytes, mode: int = 0o644) -> None:
-    """Create NAME exclusively in DIR_FD (never through a link), write DATA and fsync."""
-    fd = os.open(
-        name,
-        os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC,
-        mode,
-        dir_fd=dir_fd,
-    )
+    """Create NAME exclusively in DIR_FD (never through a link), write DATA and fsync.
+
+    O_CREAT | O_EXCL already refuses any existing NAME, a link included (POSIX: EEXIST,
+    the link is not followed), so O_NOFOLLOW would be a second guard no test could tell.
+    """
+    fd = os.open(name, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, mode, dir_fd=dir_fd)
     try:
         view = memoryview(data)
         while view:

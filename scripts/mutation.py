@@ -1,0 +1,449 @@
+"""Mutation testing of the security core: does every guard have a test that misses it?
+
+A small AST mutator, no dependency. For each module of the security core it enumerates
+mutants, applies ONE at a time to a copy of the package on a temporary PYTHONPATH (the
+working tree is never touched), runs that module's mapped tests with `pytest -x`, and
+counts the mutant killed when the tests fail or time out. It prints the score per module
+and every surviving mutant; mutants judged equivalent (no test can tell them from the
+original) are listed in EQUIVALENT with the reason, excluded from the score and printed
+apart. Figures and the equivalents are documented in docs/testing.md.
+
+Operators (each site gives one mutant per applicable operator):
+  compare   flip a comparison (`<`→`>=`, `==`→`!=`, `in`→`not in`, `is`→`is not`, ...)
+  boundary  move a bound (`<`↔`<=`, `>`↔`>=`)
+  flag      drop one `os.O_*` flag from a `|` expression
+  raise     delete a `raise` statement (replaced by `pass`)
+  boolop    swap `and`/`or`
+  not       drop a `not`
+  int       off-by-one on an integer constant (n+1 and n-1)
+  bool      flip a True/False constant
+  loop      `continue`↔`break`
+  call      delete a call statement (`os.close(fd)`, `findings.append(...)`, ...)
+
+Usage (from the repository root, with the project's virtualenv):
+  python scripts/mutation.py                       # every module of the core
+  python scripts/mutation.py fs policy --list      # only list the mutants
+  python scripts/mutation.py index --whole-suite   # the whole suite as the runner
+Not run in CI: a full run takes tens of minutes on two cores.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import NamedTuple
+
+REPO = Path(__file__).resolve().parent.parent
+PACKAGE = REPO / "src" / "project_corpus"
+
+
+class Target(NamedTuple):
+    """A module under test: its file (relative to the package), the tests that guard it,
+    and the functions to mutate (empty: the whole module)."""
+
+    path: str
+    tests: tuple[str, ...]
+    functions: tuple[str, ...] = ()
+
+
+TARGETS = {
+    "fs": Target(
+        "corpus/fs.py",
+        ("tests/corpus/test_fs.py", "tests/corpus/test_snapshot.py", "tests/test_index.py"),
+    ),
+    "policy": Target("corpus/policy.py", ("tests/corpus/test_policy.py",)),
+    "index": Target("index.py", ("tests/test_index.py", "tests/test_index_guards.py")),
+    "candidate": Target("candidate.py", ("tests/test_candidate.py",)),
+    "snapshot": Target(
+        "corpus/snapshot.py",
+        ("tests/corpus/test_snapshot.py", "tests/corpus/test_confinement.py"),
+        (
+            "_Reader.walk",
+            "_Reader._links_to_scope",
+            "_Reader._read",
+            "_path_findings",
+            "_is_real_dir",
+            "_required_paths",
+            "_read_policy",
+            "_generated_views",
+        ),
+    ),
+    "trust": Target("trust/__init__.py", ("tests/trust/",)),
+    "grant_file": Target("trust/grant_file.py", ("tests/trust/",)),
+}
+
+# (module, function, description) -> why no test can kill the mutant.
+_ZERO = "os.O_RDONLY is 0 on every POSIX system: dropping it from `|` changes nothing"
+_PEP446 = "Python opens every descriptor non-inheritable (PEP 446): O_CLOEXEC is implied"
+EQUIVALENT: dict[tuple[str, str, str], str] = {
+    ("fs", "", "`O_RDONLY` dropped"): _ZERO,
+    ("fs", "", "`O_RDONLY` dropped #2"): _ZERO,
+    ("fs", "", "`O_CLOEXEC` dropped"): _PEP446,
+    ("fs", "", "`O_CLOEXEC` dropped #2"): _PEP446,
+    ("fs", "write_exclusive", "`O_CLOEXEC` dropped"): _PEP446,
+}
+
+_FLIP = {
+    ast.Lt: ast.GtE,
+    ast.GtE: ast.Lt,
+    ast.Gt: ast.LtE,
+    ast.LtE: ast.Gt,
+    ast.Eq: ast.NotEq,
+    ast.NotEq: ast.Eq,
+    ast.In: ast.NotIn,
+    ast.NotIn: ast.In,
+    ast.Is: ast.IsNot,
+    ast.IsNot: ast.Is,
+}
+_BOUNDARY = {ast.Lt: ast.LtE, ast.LtE: ast.Lt, ast.Gt: ast.GtE, ast.GtE: ast.Gt}
+
+
+class Mutant(NamedTuple):
+    number: int
+    line: int
+    function: str
+    operator: str
+    description: str
+
+
+class Mutator(ast.NodeTransformer):
+    """Walks a module in a fixed order, numbering every mutation site; with TARGET set,
+    replaces the node of that site (and only that one)."""
+
+    def __init__(self, functions: tuple[str, ...], target: int | None = None) -> None:
+        self.functions, self.target = functions, target
+        self.sites: list[Mutant] = []
+        self.scope: list[str] = []
+
+    def _active(self) -> bool:
+        name = ".".join(self.scope)
+        return not self.functions or any(
+            name == f or name.startswith(f + ".") for f in self.functions
+        )
+
+    def _site(
+        self, node: ast.AST, operator: str, description: str, build: Callable[[], ast.AST]
+    ) -> ast.AST | None:
+        """Number a site; the replacement when it is the target, else None."""
+        if not self._active():
+            return None
+        number = len(self.sites)
+        line = getattr(node, "lineno", 0)
+        self.sites.append(Mutant(number, line, ".".join(self.scope), operator, description))
+        return build() if number == self.target else None
+
+    def _first(
+        self, node: ast.AST, options: list[tuple[str, str, Callable[[], ast.AST]]]
+    ) -> ast.AST:
+        replaced: ast.AST | None = None
+        for operator, description, build in options:
+            result = self._site(node, operator, description, build)
+            replaced = replaced or result
+        return replaced or node
+
+    def _scoped(self, node: ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef) -> ast.AST:
+        self.scope.append(node.name)
+        try:
+            return self.generic_visit(node)
+        finally:
+            self.scope.pop()
+
+    visit_FunctionDef = visit_AsyncFunctionDef = visit_ClassDef = _scoped
+
+    def visit_Compare(self, node: ast.Compare) -> ast.AST:
+        self.generic_visit(node)
+        text = ast.unparse(node)
+        options = []
+        for i, op in enumerate(node.ops):
+            for operator, table in (("compare", _FLIP), ("boundary", _BOUNDARY)):
+                new = table.get(type(op))
+                if new is not None:
+                    options.append(
+                        (operator, f"`{text}`: {_sym(op)} → {_sym(new())}", _swap_op(node, i, new))
+                    )
+        return self._first(node, options)
+
+    def visit_BinOp(self, node: ast.BinOp) -> ast.AST:
+        if not isinstance(node.op, ast.BitOr):
+            return self.generic_visit(node)
+        leaves = list(_flatten_or(node))
+        options = []
+        for i, leaf in enumerate(leaves):
+            if isinstance(leaf, ast.Attribute) and leaf.attr.startswith("O_"):
+                rest = leaves[:i] + leaves[i + 1 :]
+                options.append(("flag", f"`{leaf.attr}` dropped", _rebuild_or(rest, node)))
+        return self._first(node, options)
+
+    def visit_Raise(self, node: ast.Raise) -> ast.AST:
+        self.generic_visit(node)
+        text = ast.unparse(node).split("(")[0]
+        return self._first(node, [("raise", f"`{text}(...)` deleted", _pass(node))])
+
+    def visit_BoolOp(self, node: ast.BoolOp) -> ast.AST:
+        self.generic_visit(node)
+        new = ast.Or if isinstance(node.op, ast.And) else ast.And
+        text = _short(ast.unparse(node))
+        build = lambda: ast.copy_location(ast.BoolOp(new(), node.values), node)  # noqa: E731
+        return self._first(node, [("boolop", f"`{text}`: and/or swapped", build)])
+
+    def visit_UnaryOp(self, node: ast.UnaryOp) -> ast.AST:
+        self.generic_visit(node)
+        if not isinstance(node.op, ast.Not):
+            return node
+        text = _short(ast.unparse(node))
+        return self._first(node, [("not", f"`{text}`: `not` dropped", lambda: node.operand)])
+
+    def visit_Constant(self, node: ast.Constant) -> ast.AST:
+        value = node.value
+        if isinstance(value, bool):
+            build = lambda: ast.copy_location(ast.Constant(not value), node)  # noqa: E731
+            return self._first(node, [("bool", f"`{value}` flipped", build)])
+        if isinstance(value, int):
+            return self._first(
+                node,
+                [("int", f"`{value}` → {value + d}", _constant(node, value + d)) for d in (1, -1)],
+            )
+        return node
+
+    def visit_Continue(self, node: ast.Continue) -> ast.AST:
+        return self._first(node, [("loop", "`continue` → `break`", lambda: ast.Break())])
+
+    def visit_Break(self, node: ast.Break) -> ast.AST:
+        return self._first(node, [("loop", "`break` → `continue`", lambda: ast.Continue())])
+
+    def visit_Expr(self, node: ast.Expr) -> ast.AST:
+        self.generic_visit(node)
+        if not isinstance(node.value, ast.Call):
+            return node
+        text = _short(ast.unparse(node.value))
+        return self._first(node, [("call", f"`{text}` deleted", _pass(node))])
+
+
+def _sym(op: ast.cmpop) -> str:
+    symbols = {ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">=", ast.Eq: "==",
+               ast.NotEq: "!=", ast.In: "in", ast.NotIn: "not in", ast.Is: "is",
+               ast.IsNot: "is not"}  # fmt: skip
+    return symbols[type(op)]
+
+
+def _short(text: str, limit: int = 70) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def _swap_op(node: ast.Compare, i: int, new: type[ast.cmpop]) -> Callable[[], ast.AST]:
+    def build() -> ast.AST:
+        ops = list(node.ops)
+        ops[i] = new()
+        return ast.copy_location(ast.Compare(node.left, ops, node.comparators), node)
+
+    return build
+
+
+def _flatten_or(node: ast.expr) -> Iterator[ast.expr]:
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
+        yield from _flatten_or(node.left)
+        yield from _flatten_or(node.right)
+    else:
+        yield node
+
+
+def _rebuild_or(leaves: list[ast.expr], where: ast.AST) -> Callable[[], ast.AST]:
+    def build() -> ast.AST:
+        result = leaves[0]
+        for leaf in leaves[1:]:
+            result = ast.BinOp(result, ast.BitOr(), leaf)
+        return ast.copy_location(result, where)
+
+    return build
+
+
+def _pass(where: ast.AST) -> Callable[[], ast.AST]:
+    return lambda: ast.copy_location(ast.Pass(), where)
+
+
+def _constant(where: ast.AST, value: int) -> Callable[[], ast.AST]:
+    return lambda: ast.copy_location(ast.Constant(value), where)
+
+
+def mutants(source: str, functions: tuple[str, ...]) -> list[Mutant]:
+    """Every mutant of SOURCE (restricted to FUNCTIONS when given)."""
+    mutator = Mutator(functions)
+    mutator.visit(ast.parse(source))
+    seen: dict[tuple[str, str], int] = {}
+    result = []
+    for site in mutator.sites:  # a repeated description in one function gets " #2", " #3"...
+        count = seen[site.function, site.description] = (
+            seen.get((site.function, site.description), 0) + 1
+        )
+        suffix = f" #{count}" if count > 1 else ""
+        result.append(site._replace(description=site.description + suffix))
+    return result
+
+
+def mutate(source: str, functions: tuple[str, ...], number: int) -> str:
+    """SOURCE with mutant NUMBER applied."""
+    tree = Mutator(functions, number).visit(ast.parse(source))
+    return ast.unparse(ast.fix_missing_locations(tree))
+
+
+class Result(NamedTuple):
+    mutant: Mutant
+    outcome: str  # killed, timeout, survived, equivalent
+
+
+Stages = tuple[tuple[str, float], ...]  # (test file or folder, timeout in seconds)
+
+
+class Worker:
+    """A fork server (scripts/mutation_worker.py) over a private copy of the package."""
+
+    def __init__(self, copy: Path, tests: tuple[str, ...]) -> None:
+        env = {**os.environ, "PYTHONPATH": str(copy), "PYTHONDONTWRITEBYTECODE": "1"}
+        command = [sys.executable, str(Path(__file__).with_name("mutation_worker.py")), *tests]
+        self.copy = copy
+        self.process = subprocess.Popen(
+            command, cwd=REPO, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
+        )
+
+    def run(self, stages: Stages) -> str:
+        """Run the stages in order until one fails: killed, survived or timeout."""
+        assert self.process.stdin
+        assert self.process.stdout
+        self.process.stdin.write(json.dumps(stages) + "\n")
+        self.process.stdin.flush()
+        return str(json.loads(self.process.stdout.readline()))
+
+    def close(self) -> None:
+        assert self.process.stdin
+        self.process.stdin.close()
+        self.process.wait()
+
+
+def _stages(worker: Worker, tests: tuple[str, ...]) -> Stages:
+    """Each stage (the module's dedicated tests first, so most mutants die before the slower
+    stages are collected) with a timeout of 5 times what it takes unmutated, at least 20 s.
+    The unmutated tests must pass."""
+    stages = []
+    for stage in tests:
+        start = time.monotonic()
+        if worker.run(((stage, 1800.0),)) != "survived":
+            raise SystemExit(f"{stage} fails without any mutant")
+        stages.append((stage, max(20.0, 5 * (time.monotonic() - start))))
+    return tuple(stages)
+
+
+class Options(NamedTuple):
+    tests: tuple[str, ...]
+    jobs: int
+    numbers: frozenset[int]  # empty: every mutant
+
+
+def run_module(name: str, target: Target, workdir: Path, options: Options) -> list[Result]:
+    """Run the mutants of one module on JOBS copies of the package; prints as it goes."""
+    original = (PACKAGE / target.path).read_text(encoding="utf-8")
+    todo = [
+        m
+        for m in mutants(original, target.functions)
+        if not options.numbers or m.number in options.numbers
+    ]
+    copies = [_copy(workdir / f"worker-{job}") for job in range(options.jobs)]
+    workers = [Worker(copy, options.tests) for copy in copies]
+    stages = _stages(workers[0], options.tests)
+
+    def worker(job: int) -> list[Result]:
+        file = copies[job] / "project_corpus" / target.path
+        results = []
+        try:
+            for mutant in todo[job :: options.jobs]:
+                if (name, mutant.function, mutant.description) in EQUIVALENT:
+                    outcome = "equivalent"
+                else:
+                    file.write_text(mutate(original, target.functions, mutant.number), "utf-8")
+                    outcome = workers[job].run(stages)
+                results.append(Result(mutant, outcome))
+                print(f"  {outcome:10} #{mutant.number} {_label(target, mutant)}", flush=True)
+        finally:
+            file.write_text(original, encoding="utf-8")
+            workers[job].close()
+        return results
+
+    with ThreadPoolExecutor(options.jobs) as pool:
+        done = [r for chunk in pool.map(worker, range(options.jobs)) for r in chunk]
+    return sorted(done, key=lambda r: r.mutant.number)
+
+
+def _copy(path: Path) -> Path:
+    """A private copy of the package under PATH (made once per worker, no bytecode)."""
+    if not path.exists():
+        ignore = shutil.ignore_patterns("__pycache__")
+        shutil.copytree(PACKAGE, path / "project_corpus", ignore=ignore)
+    return path
+
+
+def _label(target: Target, mutant: Mutant) -> str:
+    where = f"{target.path}:{mutant.line} {mutant.function or '<module>'}"
+    return f"{where} [{mutant.operator}] {mutant.description}"
+
+
+def score(results: list[Result]) -> tuple[int, int, float]:
+    """(killed, counted, percent): equivalents are not counted; a timeout is a kill."""
+    counted = [r for r in results if r.outcome != "equivalent"]
+    killed = sum(r.outcome in ("killed", "timeout") for r in counted)
+    return killed, len(counted), 100.0 * killed / len(counted) if counted else 100.0
+
+
+def _report(name: str, target: Target, results: list[Result]) -> None:
+    killed, counted, percent = score(results)
+    equivalent = [r for r in results if r.outcome == "equivalent"]
+    print(f"{name}: {percent:.1f} % ({killed}/{counted} killed, {len(equivalent)} equivalent)")
+    for result in results:
+        if result.outcome == "survived":
+            print(f"  SURVIVED   {_label(target, result.mutant)}")
+    for result in equivalent:
+        key = (name, result.mutant.function, result.mutant.description)
+        print(f"  EQUIVALENT {_label(target, result.mutant)}: {EQUIVALENT[key]}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("modules", nargs="*", choices=[*TARGETS, []], metavar="MODULE")
+    parser.add_argument("--list", action="store_true", help="list the mutants, run nothing")
+    parser.add_argument("--whole-suite", action="store_true", help="then tests/ (whole suite)")
+    parser.add_argument("--jobs", type=int, default=1, help="mutants run at once (default 1)")
+    parser.add_argument("--number", type=int, action="append", default=[], help="only these")
+    args = parser.parse_args(argv)
+    names = args.modules or list(TARGETS)
+    if args.list:
+        for name in names:
+            target = TARGETS[name]
+            source = (PACKAGE / target.path).read_text(encoding="utf-8")
+            for mutant in mutants(source, target.functions):
+                print(f"{name} #{mutant.number} {_label(target, mutant)}")
+        return 0
+    summary = []
+    with tempfile.TemporaryDirectory(prefix="mutation-") as tmp:
+        for name in names:
+            target = TARGETS[name]
+            print(f"{name}: mutating {target.path}", flush=True)
+            tests = (*target.tests, "tests/") if args.whole_suite else target.tests
+            options = Options(tests, max(1, args.jobs), frozenset(args.number))
+            summary.append((name, target, run_module(name, target, Path(tmp), options)))
+    for name, target, results in summary:
+        _report(name, target, results)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

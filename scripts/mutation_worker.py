@@ -1,0 +1,83 @@
+"""The test runner of scripts/mutation.py: a fork server, so a mutant costs a fork, not a
+fresh interpreter.
+
+Started with PYTHONPATH pointing at a private copy of the package, the worker imports pytest
+and every test module once (a collection run), then forgets the project's and the tests'
+modules. For each request (one JSON line on stdin: the test stages with their timeouts) it
+forks; the child imports the package afresh from the copy (where the mutant has just been
+written; no bytecode is ever cached) and runs `pytest -x` on each stage until one fails.
+The answer (one JSON line on stdout) is killed, survived or timeout.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import signal
+import sys
+import time
+
+import pytest
+
+PYTEST_ARGS = ("-x", "-q", "-p", "no:cacheprovider")
+
+
+def _forget_project_modules() -> None:
+    for name in list(sys.modules):
+        if name.split(".")[0] in ("project_corpus", "tests"):
+            del sys.modules[name]
+
+
+def _child(stage: str) -> None:
+    code = 1
+    try:
+        os.setpgid(0, 0)
+        code = int(pytest.main([*PYTEST_ARGS, stage]))
+    finally:
+        os._exit(code)
+
+
+def run_stage(stage: str, timeout: float) -> str:
+    """killed, survived or timeout: one stage in a forked child."""
+    pid = os.fork()
+    if pid == 0:
+        _child(stage)
+    deadline = time.monotonic() + timeout
+    while True:
+        done, status = os.waitpid(pid, os.WNOHANG)
+        if done:
+            return "survived" if os.waitstatus_to_exitcode(status) == 0 else "killed"
+        if time.monotonic() > deadline:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(pid, signal.SIGKILL)
+            os.waitpid(pid, 0)
+            return "timeout"
+        time.sleep(0.02)
+
+
+def run(stages: list[tuple[str, float]]) -> str:
+    """The first stage that fails decides; survived when none does."""
+    for stage, timeout in stages:
+        outcome = run_stage(stage, timeout)
+        if outcome != "survived":
+            return outcome
+    return "survived"
+
+
+def main() -> int:
+    answers = os.dup(1)
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, 1)
+    os.dup2(devnull, 2)
+    sys.dont_write_bytecode = True
+    pytest.main(["--collect-only", *PYTEST_ARGS, *sys.argv[1:]])
+    _forget_project_modules()
+    for line in sys.stdin:
+        outcome = run([(stage, timeout) for stage, timeout in json.loads(line)])
+        os.write(answers, (json.dumps(outcome) + "\n").encode())
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
