@@ -60,30 +60,39 @@ class Target(NamedTuple):
 TARGETS = {
     "fs": Target(
         "corpus/fs.py",
-        ("tests/corpus/test_fs.py", "tests/corpus/test_snapshot.py", "tests/test_index.py"),
+        (
+            "tests/corpus/test_fs.py",
+            "tests/hostile/test_file_system.py",
+            "tests/corpus/test_confinement.py",
+            "tests/corpus/test_snapshot.py",
+            "tests/test_index_guards.py",
+            "tests/test_index.py",
+        ),
     ),
-    "policy": Target("corpus/policy.py", ("tests/corpus/test_policy.py",)),
-    "index": Target("index.py", ("tests/test_index.py", "tests/test_index_guards.py")),
-    "candidate": Target("candidate.py", ("tests/test_candidate.py",)),
+    "policy": Target(
+        "corpus/policy.py", ("tests/corpus/test_policy_guards.py", "tests/corpus/test_policy.py")
+    ),
+    "index": Target("index.py", ("tests/test_index_guards.py", "tests/test_index.py")),
+    "candidate": Target(
+        "candidate.py", ("tests/test_candidate_guards.py", "tests/test_candidate.py")
+    ),
     "snapshot": Target(
         "corpus/snapshot.py",
-        ("tests/corpus/test_snapshot.py", "tests/corpus/test_confinement.py"),
         (
-            "_Reader.walk",
-            "_Reader._links_to_scope",
-            "_Reader._read",
-            "_path_findings",
-            "_is_real_dir",
-            "_required_paths",
-            "_read_policy",
-            "_generated_views",
+            "tests/corpus/test_confinement.py",
+            "tests/hostile/test_file_system.py",
+            "tests/corpus/test_snapshot.py",
         ),
+        ("_Reader", "_read_policy"),
+    ),
+    "layout": Target(
+        "corpus/layout.py",
+        ("tests/corpus/test_confinement.py", "tests/corpus/test_snapshot.py"),
     ),
     "trust": Target("trust/__init__.py", ("tests/trust/",)),
     "grant_file": Target("trust/grant_file.py", ("tests/trust/",)),
 }
 
-# (module, function, description) -> why no test can kill the mutant.
 _ZERO = "os.O_RDONLY is 0 on every POSIX system: dropping it from `|` changes nothing"
 _PEP446 = "Python opens every descriptor non-inheritable (PEP 446): O_CLOEXEC is implied"
 EQUIVALENT: dict[tuple[str, str, str], str] = {
