@@ -320,7 +320,8 @@ class Worker:
 
     def __init__(self, copy: Path, tests: tuple[str, ...]) -> None:
         env = {**os.environ, "PYTHONPATH": str(copy), "PYTHONDONTWRITEBYTECODE": "1"}
-        command = [sys.executable, str(Path(__file__).with_name("mutation_worker.py")), *tests]
+        worker = str(Path(__file__).with_name("mutation_worker.py"))
+        command = [sys.executable, worker, str(copy / "basetemp"), *tests]
         self.copy = copy
         self.process = subprocess.Popen(
             command, cwd=REPO, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True

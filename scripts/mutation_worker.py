@@ -1,7 +1,8 @@
 """The test runner of scripts/mutation.py: a fork server, so a mutant costs a fork, not a
 fresh interpreter.
 
-Started with PYTHONPATH pointing at a private copy of the package, the worker imports pytest
+Started (`mutation_worker.py BASETEMP STAGE...`) with PYTHONPATH pointing at a private
+copy of the package, the worker imports pytest
 and every test module once (a collection run), then forgets the project's and the tests'
 modules. For each request (one JSON line on stdin: the test stages with their timeouts) it
 forks; the child imports the package afresh from the copy (where the mutant has just been
@@ -12,15 +13,17 @@ The answer (one JSON line on stdout) is killed, survived or timeout.
 from __future__ import annotations
 
 import contextlib
+import gc
 import json
 import os
 import signal
 import sys
 import time
+import warnings
 
 import pytest
 
-PYTEST_ARGS = ("-x", "-q", "-p", "no:cacheprovider")
+PYTEST_ARGS = ["-x", "-q", "-p", "no:cacheprovider"]
 
 
 def _forget_project_modules() -> None:
@@ -71,8 +74,15 @@ def main() -> int:
     os.dup2(devnull, 1)
     os.dup2(devnull, 2)
     sys.dont_write_bytecode = True
-    pytest.main(["--collect-only", *PYTEST_ARGS, *sys.argv[1:]])
+    # A private temporary root: pytest's clean-up of the shared /tmp/pytest-of-<user> races
+    # with other pytest runs on the machine and fails a session with a ResourceWarning.
+    PYTEST_ARGS.append(f"--basetemp={sys.argv[1]}")
+    pytest.main(["--collect-only", *PYTEST_ARGS, *sys.argv[2:]])
     _forget_project_modules()
+    with warnings.catch_warnings():  # finalize the collection's garbage here, not in a child
+        warnings.simplefilter("ignore")
+        gc.collect()
+    gc.freeze()  # what is left is shared by every child and never scanned again
     for line in sys.stdin:
         outcome = run([(stage, timeout) for stage, timeout in json.loads(line)])
         os.write(answers, (json.dumps(outcome) + "\n").encode())
