@@ -104,10 +104,8 @@ def test_a_linked_source_root_is_never_walked(make_corpus: MakeCorpus, tmp_path:
 def test_a_missing_corpus_folder_is_one_finding_not_one_per_child(tmp_path: Path) -> None:
     (tmp_path / "AGENTS.md").write_text("# A\n")
     assert findings(tmp_path) == [
-        ("MISSING_REQUIRED_PATH", ".project-corpus", "required dir is missing"),
-        ("CONTEXT_SCOPE", ".project-corpus/policy.toml", ".project-corpus/state/PROJECT.md is not in the read scope"),
-        ("CONTEXT_SCOPE", ".project-corpus/policy.toml", ".project-corpus/state/STATUS.md is not in the read scope"),
-    ]  # fmt: skip
+        ("MISSING_REQUIRED_PATH", ".project-corpus", "required dir is missing")
+    ]
 
 
 @pytest.mark.parametrize(
@@ -117,7 +115,7 @@ def test_a_missing_corpus_folder_is_one_finding_not_one_per_child(tmp_path: Path
         ("AGENTS.md", "fifo", "REQUIRED_PATH_LINK", "required file is a special"),
         (".project-corpus/tasks", "file", "MISSING_REQUIRED_PATH", "required dir is a file"),
         (".project-corpus/tasks", "link", "REQUIRED_PATH_LINK", "required dir is a link"),
-        (".project-corpus/tasks", None, "MISSING_REQUIRED_PATH", "required dir is missing"),
+        (".project-corpus/state", None, "MISSING_REQUIRED_PATH", "required dir is missing"),
     ],
 )
 def test_each_required_path_problem(
@@ -139,8 +137,25 @@ def test_each_required_path_problem(
         path.write_text("x")
     elif make == "link":
         path.symlink_to(tmp_path)
-    assert (code, rel, detail) in findings(root)
+    found = findings(root)
+    assert (code, rel, detail) in found
+    assert not any(path.startswith(rel + "/") for _, path, _ in found)  # children not repeated
     assert refused(root).code == "PROTOCOL_NONCONFORMANT"
+
+
+def test_a_missing_artifact_folder_reads_as_empty(make_corpus: MakeCorpus) -> None:
+    root = make_corpus()
+    for child in (root / H).iterdir():
+        child.unlink()
+    (root / H).rmdir()
+    assert findings(root) == [
+        (
+            "MISSING_ARTIFACT_DIR",
+            H,
+            "read as empty; create it with a .gitkeep file to keep it in Git",
+        )
+    ]
+    assert not any(s.path.startswith(H) for s in collect(root).sources)
 
 
 def test_a_broken_policy_path_gives_no_policy_findings(make_corpus: MakeCorpus) -> None:
