@@ -93,6 +93,9 @@ RU_CONTENT = _words(
     "буфер уплотнение трассировка журнал аудит квитанция профиль доверие корень "
     "идентичность действие следующий точный шаги откатили прогрев выделение фрагментация"
 )
+# Shares of sentences with a volatile claim and of claims with a date label: ~200 claims in a
+# maximum corpus, about half of them WARN findings.
+VOLATILE = (0.006, 0.5)
 EN_VOLATILE = ("currently", "right now", "at the moment", "today", "at present", "as of now")
 RU_VOLATILE = ("сейчас", "сегодня", "на данный момент", "в данный момент", "текущая версия")
 EN_LABELS = ("as of {d}", "verified {d}")
@@ -178,9 +181,12 @@ class Doc:
 class Text:
     """Seeded sentence and block generator (owns the Random instance)."""
 
-    def __init__(self, rng: Random, refs: Sequence[str]) -> None:
+    def __init__(
+        self, rng: Random, refs: Sequence[str], volatile: tuple[float, float] = VOLATILE
+    ) -> None:
         self.rng = rng
         self.refs = refs
+        self.volatile, self.labelled = volatile
         self.en = list(EN_CONTENT)
         self.ru = list(RU_CONTENT)
         rng.shuffle(self.en)
@@ -212,7 +218,7 @@ class Text:
     def _volatile(self, ru: bool) -> str:
         rng = self.rng
         term = rng.choice(RU_VOLATILE if ru else EN_VOLATILE)
-        if rng.random() < 0.5:
+        if rng.random() < self.labelled:
             day = (FIRST_DAY + dt.timedelta(days=rng.randint(0, 600))).date().isoformat()
             term += " (" + rng.choice(RU_LABELS if ru else EN_LABELS).format(d=day) + ")"
         return term
@@ -229,7 +235,7 @@ class Text:
                 words.append(rng.choice(func))
             else:
                 words.append(self.word(ru and rng.random() > 0.08))
-        if rng.random() < 0.006:
+        if rng.random() < self.volatile:
             words.insert(rng.randint(1, len(words)), self._volatile(ru))
         text = " ".join(words)
         return text[0].upper() + text[1:] + "."
@@ -581,14 +587,16 @@ def count_non_blank(text: str) -> int:
     return sum(1 for line in text.split("\n") if line.strip())
 
 
-def generate(out: Path, sources: int, lines: int, seed: int) -> dict[str, object]:
+def generate(
+    out: Path, sources: int, lines: int, seed: int, volatile: tuple[float, float] = VOLATILE
+) -> dict[str, object]:
     """Write the corpus under OUT and return a summary read back from disk."""
     if sources < 5:
         raise SystemExit("--sources must be at least 5")
     rng = Random(seed)
     docs = plan(rng, sources, lines)
     refs = [d.stem for d in docs[2:] if d.kind != "history"]
-    text = Text(rng, refs)
+    text = Text(rng, refs, volatile)
     write_static(out)
     for doc in docs:
         body = render(text, doc, subheadings=doc.kind != "state")
@@ -640,9 +648,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--lines", type=int, default=50000, help="hard maximum of non-blank lines")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--force", action="store_true", help="replace an existing corpus")
+    parser.add_argument(
+        "--volatile",
+        type=float,
+        nargs=2,
+        default=VOLATILE,
+        metavar=("SHARE", "LABELLED"),
+        help="share of sentences with a volatile claim and share of claims with a date label"
+        f" (default {VOLATILE[0]:g} {VOLATILE[1]:g}; 0.6 0 makes ~11,000 doctor findings)",
+    )
     args = parser.parse_args(argv)
     prepare(args.out, args.force)
-    summary = generate(args.out, args.sources, args.lines, args.seed)
+    volatile = (args.volatile[0], args.volatile[1])
+    summary = generate(args.out, args.sources, args.lines, args.seed, volatile)
     print(json.dumps(summary, ensure_ascii=False, sort_keys=True))
     return 0
 

@@ -34,24 +34,23 @@ from dataclasses import dataclass
 from dataclasses import field
 from pathlib import Path
 
+from cases import FLOOR_KEYS
+from cases import RSS_TARGET_MB
+from cases import Case
+from cases import findings_cases
+from cases import floor_cases
+from cases import generate_findings_corpus
+from cases import prepare_example
+from cases import small_cases
+from cases import tool_cases
+from table import render_table
+
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
 SOURCE_DIRS = ("state", "tasks", "reports", "history")
-RSS_TARGET_MB = 150.0
+
 STDERR_KEEP = 2000
 GNU_TIME = "/usr/bin/time"
-
-
-@dataclass
-class Case:
-    """One command to time: how to run it, which floor it is compared with, its targets."""
-
-    name: str
-    argv: list[str]
-    baseline: str | None = None  # "floor", "bare" or None for the floors themselves
-    target: float | None = None  # maximum ratio to the baseline
-    ok_codes: tuple[int, ...] = (0,)
-    tool: bool = True
 
 
 @dataclass
@@ -60,6 +59,7 @@ class Result:
 
     name: str
     command: str
+    metric: str = "wall"
     times: list[float] = field(default_factory=list)
     median_s: float | None = None
     baseline: str | None = None
@@ -77,6 +77,7 @@ class Run:
     """One finished process: wall time, exit code, peak RSS (MB), stderr text."""
 
     seconds: float
+    cpu: float
     returncode: int
     rss_mb: float
     stderr: str
@@ -143,7 +144,7 @@ def run_once(argv: Sequence[str], env: dict[str, str], timeout: float, rss_via: 
             rss = int(last) * 1024 / 1e6 if last.isdigit() else 0.0
     if proc.returncode < 0:
         stderr += f"\n(killed by signal {-proc.returncode}; timeout {timeout:g} s)"
-    return Run(seconds, proc.returncode, rss, stderr)
+    return Run(seconds, usage.ru_utime + usage.ru_stime, proc.returncode, rss, stderr)
 
 
 def measure_all(
@@ -155,7 +156,7 @@ def measure_all(
     at its first unexpected exit code."""
     results = []
     for case in cases:
-        result = Result(case.name, " ".join(case.argv), baseline=case.baseline)
+        result = Result(case.name, " ".join(case.argv), case.metric, baseline=case.baseline)
         result.target_ratio = case.target
         result.rss_target_mb = RSS_TARGET_MB if case.tool else None
         result.peak_rss_mb = 0.0
@@ -171,7 +172,7 @@ def measure_all(
                 result.times = []
                 continue
             if round_:
-                result.times.append(run.seconds)
+                result.times.append(run.cpu if case.metric == "cpu" else run.seconds)
             if round_ == 0 or not rss_via:
                 result.peak_rss_mb = max(result.peak_rss_mb or 0.0, run.rss_mb)
     for result in results:
@@ -196,40 +197,6 @@ def judge(result: Result, floors: dict[str, float | None]) -> None:
     heavy = result.rss_target_mb is not None and (result.peak_rss_mb or 0.0) > result.rss_target_mb
     if result.baseline is not None:
         result.status = "MISS" if slow or heavy else "PASS"
-
-
-def tool_cases(root: str) -> list[Case]:
-    """The measured `project-corpus` commands, in run order (build before its readers)."""
-    cli = [sys.executable, "-m", "project_corpus"]
-    index = os.path.join(root, ".project-corpus", "cache", "context.sqlite3")
-    ctx = [*cli, "context"]
-    return [
-        Case("--version", [*cli, "--version"], "bare", 3.0),
-        Case("context build", [*ctx, "build", root], "floor", 8.0),
-        Case(
-            "context query (en)",
-            [*ctx, "query", root, "what is the exact next action"],
-            "floor",
-            5.0,
-        ),
-        Case("context query (ru)", [*ctx, "query", root, "какое текущее состояние"], "floor", 5.0),
-        Case("context bundle", [*ctx, "bundle", root, "eviction policy latency"], "floor", 5.0),
-        Case("context doctor", [*ctx, "doctor", root], "floor", 5.0, (0, 1)),
-        Case(
-            "context doctor --index",
-            [*ctx, "doctor", root, "--index", index],
-            "floor",
-            None,
-            (0, 1),
-        ),
-    ]
-
-
-def floor_cases(root: str) -> list[Case]:
-    return [
-        Case("floor: read + sha256", [sys.executable, str(HERE / "floor.py"), root], tool=False),
-        Case("floor: python -c pass", [sys.executable, "-c", "pass"], tool=False),
-    ]
 
 
 def _probe(env: dict[str, str], timeout: float) -> subprocess.CompletedProcess[str]:
@@ -301,17 +268,49 @@ def generate_corpus(args: argparse.Namespace) -> Path:
     return out
 
 
-def run_all(root: Path, args: argparse.Namespace) -> dict[str, object]:
+def all_cases(root: Path, extra: dict[str, Path], version: str | None) -> list[Case]:
+    findings = extra.get("findings")
+    floors = floor_cases(str(root), str(findings) if findings else None)
+    if version is None:
+        return floors
+    tools = tool_cases(str(root))
+    if findings:
+        tools += findings_cases(str(findings))
+    if "example" in extra:
+        tools += small_cases(str(extra["example"]))
+    return floors + tools
+
+
+def prepare_extra(args: argparse.Namespace, env: dict[str, str], extra: dict[str, Path]) -> None:
+    """Fill EXTRA with the many-findings corpus and the example copy (unless skipped)."""
+    if not args.no_findings:
+        corpus = [
+            "--sources",
+            str(args.sources),
+            "--lines",
+            str(args.lines),
+            "--seed",
+            str(args.seed),
+        ]
+        extra["findings"] = generate_findings_corpus(args.timeout, corpus)
+    if not args.no_small:
+        extra["example"] = prepare_example(env, args.timeout)
+
+
+def run_all(root: Path, args: argparse.Namespace, extra: dict[str, Path]) -> dict[str, object]:
     env, version, note = tool_env(args.timeout)
     bytecode = compile_bytecode(env, args.timeout) if version else None
     rss_via = _gnu_time()
-    tools = tool_cases(str(root))
-    cases = floor_cases(str(root)) + (tools if version is not None else [])
+    if version is not None:
+        prepare_extra(args, env, extra)
+    cases = all_cases(root, extra, version)
     results = measure_all(cases, args.repeat, env, args.timeout, rss_via)
-    floors = {"floor": results[0].median_s, "bare": results[1].median_s}
-    for result in results[2:]:
-        judge(result, floors)
+    floors = {FLOOR_KEYS[r.name]: r.median_s for r in results if r.name in FLOOR_KEYS}
+    for result in results:
+        if result.name not in FLOOR_KEYS:
+            judge(result, floors)
     if version is None:
+        tools = tool_cases(str(root))
         results += [Result(case.name, " ".join(case.argv), error=note) for case in tools]
     return {
         "python": sys.version.split()[0],
@@ -331,59 +330,6 @@ def run_all(root: Path, args: argparse.Namespace) -> dict[str, object]:
     }
 
 
-def _cell(value: float | None, fmt: str) -> str:
-    return "-" if value is None else format(value, fmt)
-
-
-def render_table(report: dict[str, object]) -> str:
-    corpus = report["corpus"]
-    assert isinstance(corpus, dict)
-    lines = [
-        f"project-corpus {report['tool_version'] or '(unavailable)'} | Python {report['python']} "
-        f"| SQLite {report['sqlite']} | {report['platform']} | {report['cpu_count']} CPUs",
-        f"corpus {corpus['root']}: {corpus['sources']} sources, {corpus['non_blank_lines']} "
-        f"non-blank lines, {corpus['bytes']} bytes; median of {report['repeat']} "
-        f"interleaved rounds after a warm-up round; {report['bytecode'] or 'no bytecode'}",
-    ]
-    if report["note"]:
-        lines.append(f"note: {report['note']}")
-    lines.append(f"peak RSS measured by {report['rss_method']}")
-    head = ("command", "median s", "vs", "ratio", "target", "peak RSS MB", "result")
-    rows = [head]
-    results = report["results"]
-    assert isinstance(results, list)
-    for r in results:
-        target = "-" if r["target_ratio"] is None else f"<={r['target_ratio']:g}x"
-        rows.append(
-            (
-                r["name"],
-                _cell(r["median_s"], ".3f"),
-                r["baseline"] or "-",
-                _cell(r["ratio"], ".2f") + ("x" if r["ratio"] is not None else ""),
-                target,
-                _cell(r["peak_rss_mb"], ".1f"),
-                r["status"],
-            )
-        )
-    widths = [max(len(row[i]) for row in rows) for i in range(len(head))]
-    for n, row in enumerate(rows):
-        lines.append("  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True)).rstrip())
-        if n == 0:
-            lines.append("  ".join("-" * w for w in widths))
-    lines.append(f"targets: peak RSS <= {RSS_TARGET_MB:g} MB for every project-corpus command")
-    lines.extend(_errors(results))
-    return "\n".join(lines)
-
-
-def _errors(results: list[dict[str, object]]) -> list[str]:
-    out = []
-    for r in results:
-        if r["error"]:
-            out.append(f"\n{r['name']} failed (exit {r['returncode']}): {r['command']}")
-            out.extend("    " + line for line in str(r["error"]).splitlines()[-20:])
-    return out
-
-
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
     parser.add_argument("--corpus", type=Path, help="project root (default: generate one)")
@@ -394,6 +340,12 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--sources", type=int, default=2048, help="for a generated corpus")
     parser.add_argument("--lines", type=int, default=50000, help="for a generated corpus")
     parser.add_argument("--seed", type=int, default=1, help="for a generated corpus")
+    parser.add_argument(
+        "--no-findings", action="store_true", help="skip the ~11,000-finding doctor case"
+    )
+    parser.add_argument(
+        "--no-small", action="store_true", help="skip the commands on fixtures/example"
+    )
     args = parser.parse_args(argv)
     args.repeat = max(1, args.repeat)
     return args
@@ -402,15 +354,18 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
 def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(argv)
     root: Path | None = None
+    extra: dict[str, Path] = {}
     try:
         root = args.corpus.resolve() if args.corpus else generate_corpus(args)
-        report = run_all(root, args)
+        report = run_all(root, args, extra)
     except (OSError, subprocess.SubprocessError, SystemExit, ValueError) as exc:
         print(f"benchmark aborted: {exc}", file=sys.stderr)
         return 0
     finally:
         if root is not None and args.corpus is None and not args.keep:
             shutil.rmtree(root, ignore_errors=True)
+        for name, path in extra.items():  # the example is copied into a directory of its own
+            shutil.rmtree(path.parent if name == "example" else path, ignore_errors=True)
     if args.json:
         print(json.dumps(report, ensure_ascii=False, indent=2))
     else:
