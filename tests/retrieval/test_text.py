@@ -5,6 +5,12 @@ from __future__ import annotations
 import subprocess
 import sys
 
+from hypothesis import given
+from hypothesis import strategies as st
+
+from project_corpus.retrieval.text import fold
+from project_corpus.retrieval.text import fold_joined
+
 PROBE = """
 import sys
 from project_corpus.retrieval import text
@@ -39,3 +45,11 @@ def test_stemmers_come_from_an_imported_package_when_there_is_one() -> None:
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.split() == ["run", "состоян"]
+
+
+@given(st.lists(st.text(alphabet=st.sampled_from(list("aBßẞİﬁΣςЁёя \n\t0")), max_size=12)))
+def test_folding_parts_joined_is_folding_each_part(parts: list[str]) -> None:
+    blob, starts = fold_joined(parts)
+    folded = [fold(part) for part in parts]
+    assert blob == "\0".join(folded)
+    assert starts == [sum(len(p) + 1 for p in folded[:n]) for n in range(len(parts))]

@@ -7,7 +7,7 @@ import math
 import re
 from typing import NamedTuple
 
-from project_corpus.corpus.items import corpus_items
+from project_corpus.corpus.items import LazyItems
 from project_corpus.corpus.snapshot import paused_gc
 from project_corpus.errors import ContextError
 from project_corpus.models import FRESHNESS_REQUIREMENT
@@ -48,21 +48,11 @@ class Analysis:
     """
 
     def __init__(self, corpus: Corpus) -> None:
-        all_items = corpus_items(corpus)
-        self.items = tuple(i for i in all_items if i.project_id == corpus.project_id)
-        folded_sections: dict[str, str] = {}
-        parts = []
-        self.starts = []
-        offset = 0
-        for item in self.items:
-            if item.section not in folded_sections:
-                folded_sections[item.section] = textmod.fold(item.section)
-            part = textmod.fold(item.text) + "\n" + folded_sections[item.section]
-            self.starts.append(offset)
-            parts.append(part)
-            offset += len(part) + 1
-        self.blob = "\0".join(parts)
-        self.n_items = len(all_items)
+        self.items = LazyItems([s for s in corpus.sources if s.project_id == corpus.project_id])
+        self.blob, self.starts = textmod.fold_joined(
+            [text + "\n" + section for _, _, _, section, _, text in self.items.spans]
+        )
+        self.n_items = sum(len(s.doc.spans) for s in corpus.sources)
         stamps = sorted({s.timestamp for s in corpus.sources if s.timestamp})
         self.recency = {stamp: (10 * (i + 1)) // len(stamps) for i, stamp in enumerate(stamps)}
         self._text_sets: dict[int, frozenset[str]] = {}

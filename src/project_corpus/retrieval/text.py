@@ -6,6 +6,7 @@ import importlib
 import re
 import sys
 from functools import lru_cache
+from itertools import accumulate
 from typing import Any
 
 TOKEN_RE = re.compile(r"[^\W_]+")
@@ -94,6 +95,22 @@ def stem(token: str) -> str:
 def fold(text: str) -> str:
     """Casefolded text with `ё` → `е` (the form tokens are taken from)."""
     return text.casefold().replace("ё", "е")
+
+
+def fold_joined(parts: list[str]) -> tuple[str, list[int]]:
+    """`"\\0".join(fold(p) for p in PARTS)` and where each folded part starts in it.
+
+    Folding maps each character on its own, so the joined text is folded in one call; when
+    no character folds to several (`ß` → `ss`), the parts start where they did before
+    (one casefold over 3 MB instead of 40,000 calls and offsets).
+    """
+    raw = "\0".join(parts)
+    folded = fold(raw)
+    if len(folded) != len(raw):
+        parts = [fold(part) for part in parts]
+    starts = [0, *accumulate(len(part) + 1 for part in parts)]
+    starts.pop()
+    return folded, starts
 
 
 def raw_tokens(text: str) -> list[str]:
