@@ -127,7 +127,8 @@ def volatile_without_freshness(view: DoctorView) -> Iterator[Issue]:
         if source.source_type == "state" or source.foreign or _freshness_labelled(source):
             continue
         for span in term_candidates(_folded_spans(view, source), regex):
-            term = volatile.volatile_term(span.text, regex)
+            # A candidate holds a key word already (`term_candidates`): no second pre-filter.
+            term = volatile.first_term(span.text, regex) if regex else None
             if term and not volatile.has_date_label(span.text):
                 yield Issue(
                     "VOLATILE_WITHOUT_FRESHNESS",

@@ -30,7 +30,11 @@ FINGERPRINT_KEY = "projectCorpus/v1"
 def fingerprint(code: str, path: str, anchor: str, occurrence: int = 1) -> str:
     """Stable identity of a finding: code, path and normalised anchor text, never the line.
     Identical findings in one file are told apart by their order (`occurrence` ≥ 2)."""
-    parts = [code, path, normalise(anchor)] + ([str(occurrence)] if occurrence > 1 else [])
+    return _fingerprint(code, path, normalise(anchor), occurrence)
+
+
+def _fingerprint(code: str, path: str, normalised: str, occurrence: int) -> str:
+    parts = [code, path, normalised] + ([str(occurrence)] if occurrence > 1 else [])
     return hashlib.sha256("\0".join(parts).encode("utf-8", "backslashreplace")).hexdigest()[:32]
 
 
@@ -76,19 +80,28 @@ def finalize(
     suppressor = _Suppressor(corpus, config)
     seen: dict[tuple[str, str, str], int] = {}
     entries = []
+    # Thousands of findings share a few texts and paths: each is cleaned once (memo tables).
+    one_line: dict[str, str] = {}
+    shown: dict[str, str] = {}
     for issue in sorted(issues, key=lambda i: (i.path, i.line, i.code, i.anchor)):
         check = checks[issue.code]
         key = (issue.code, issue.path, normalise(issue.anchor))
         seen[key] = seen.get(key, 0) + 1
         suppression = suppressor.kind(check, issue)
+        text = issue.message or message(check, issue.detail)
+        for raw in (text, issue.detail):
+            if raw not in one_line:
+                one_line[raw] = _one_line(raw)
+        if issue.path not in shown:
+            shown[issue.path] = printable(issue.path)
         entry: dict[str, object] = {
             "code": issue.code,
             "severity": config.rules.get(issue.code, check.severity),
-            "path": printable(issue.path),
+            "path": shown[issue.path],
             "line": max(1, issue.line),
-            "message": _one_line(issue.message or message(check, issue.detail)),
-            "detail": _one_line(issue.detail),
-            "fingerprint": fingerprint(issue.code, issue.path, issue.anchor, seen[key]),
+            "message": one_line[text],
+            "detail": one_line[issue.detail],
+            "fingerprint": _fingerprint(*key, seen[key]),
             "suppressed": suppression is not None,
             "suppression": suppression,
         }

@@ -94,5 +94,10 @@ def volatile_term(text: str, matcher: Matcher | None) -> str | None:
     """The first volatile term in TEXT, or None."""
     if matcher is None or not may_contain_term(text, matcher):
         return None
+    return first_term(text, matcher)
+
+
+def first_term(text: str, matcher: Matcher) -> str | None:
+    """The first volatile term in TEXT, known to pass the pre-filter, or None."""
     match = matcher.regex.search(text)
     return " ".join(match.group(0).split()) if match else None
