@@ -223,7 +223,7 @@ def test_default_files_are_the_candidates_folder(root: Path, cli: Cli) -> None:
     run = cli("context", "candidate-validate", root, "--format", "text")
     assert run.code == 1
     line = line_with(root / CANDIDATES / "b.json", '"kind"')
-    assert run.out.startswith(f"{CANDIDATES}/b.json:{line}: CANDIDATE_KIND ")
+    assert run.out.startswith(f"{CANDIDATES}/b.json:{line}:3: CANDIDATE_KIND ")  # col of `"kind"`
     assert cli("context", "candidate-validate", root, "--exit-zero").code == 0
 
 

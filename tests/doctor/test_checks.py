@@ -358,6 +358,29 @@ FAILING: dict[str, list[Case]] = {
         Case({".project-corpus/tasks": None}, ".project-corpus/tasks/", 1),
     ],
     "CACHE_NOT_IGNORED": [Case({".gitignore": None}, CACHE, 1, cache_file)],
+    "INVALID_SUPPRESSION": [
+        Case({HISTORY: history(f"{directive}\nWe currently deploy.")}, HISTORY, 5)
+        for directive in (
+            "<!-- Project-Corpus: disable VOLATILE_WITHOUT_FRESHNESS -->",  # wrong case
+            "<!-- project-corpus disable VOLATILE_WITHOUT_FRESHNESS -->",  # missing colon
+            "<!-- project-corpus: DISABLE VOLATILE_WITHOUT_FRESHNESS -->",
+            "<!-- project-corpus: disable volatile_without_freshness -->",
+            "<!-- project-corpus: disable VOLATILE_WITHOUT_FRESHNES -->",  # unknown code
+            "<!-- project-corpus: disable-file MISSING_METADATA -->",  # a gate code
+        )
+    ],
+    "UNUSED_SUPPRESSION": [
+        Case(
+            {HISTORY: history("<!-- project-corpus: disable VOLATILE_WITHOUT_FRESHNESS -->\nOk.")},
+            HISTORY,
+            5,
+        ),
+        Case(
+            {HISTORY: history("Fine.\n<!-- project-corpus: disable-file INVALID_TIMESTAMP -->")},
+            HISTORY,
+            6,
+        ),
+    ],
     "BUNDLE_PROJECT_MISMATCH": [
         Case(
             {},
@@ -506,6 +529,29 @@ PASSING.update(
             )
         ],
         "BUNDLE_FULL_SNAPSHOT_MISMATCH": [Case({}, setup=bundle_with())],
+        "INVALID_SUPPRESSION": [
+            Case({HISTORY: history(f"{directive}\nWe currently deploy.")})
+            for directive in (
+                "<!-- project-corpus: disable VOLATILE_WITHOUT_FRESHNESS -->",
+                "<!-- project-corpus: disable-file VOLATILE_WITHOUT_FRESHNESS, INVALID_TIMESTAMP -->",
+                "<!-- a comment about the project corpus -->",
+            )
+        ],
+        "UNUSED_SUPPRESSION": [
+            Case(
+                {
+                    HISTORY: history(
+                        "<!-- project-corpus: disable VOLATILE_WITHOUT_FRESHNESS -->\n"
+                        "We currently deploy.\n\n"
+                        "<!-- project-corpus: disable-file DUPLICATE_MEMORY_ITEM -->"
+                    )
+                    + "Never serve an entry older than its TTL.\n\n"
+                    + "Never serve an entry older than its TTL.\n"
+                }
+            ),
+            # a check that did not run (needs --candidate) is not judged
+            Case({HISTORY: history("<!-- project-corpus: disable CANDIDATE_KIND -->\nOk.")}),
+        ],
     }
 )
 for _code in (

@@ -183,17 +183,20 @@ def test_stacked_directives_apply_to_the_same_item(make_corpus: MakeCorpus) -> N
     )
     root = make_corpus({HISTORY: body})
     result = doctor(root)
-    assert codes(result) == set()
-    assert result["summary"]["suppressed"] == 2
+    assert codes(result) == {"UNUSED_SUPPRESSION"}  # nothing duplicated: that code hid nothing
+    assert [i["detail"] for i in result["issues"] if not i["suppressed"]] == [  # type: ignore[attr-defined]
+        "`DUPLICATE_MEMORY_ITEM` suppressed nothing"
+    ]
+    assert result["summary"]["suppressed"] == 2  # type: ignore[index]
 
 
 def test_multiline_item_is_suppressed_on_every_line(make_corpus: MakeCorpus) -> None:
     body = notes(
-        "<!-- project-corpus: disable INVALID_TEMPORAL_RELATION -->\n- a list item\n  "
-        + INVALID_REL
+        "<!-- project-corpus: disable VOLATILE_WITHOUT_FRESHNESS -->\n- a list item\n  " + VOLATILE
     )
     result = doctor(make_corpus({HISTORY: body}))
     assert codes(result) == set()
+    assert result["summary"]["suppressed"] == 1  # type: ignore[index]
     assert result["ok"] is True
 
 
@@ -224,7 +227,12 @@ def test_directive_inside_code_or_malformed_does_nothing(make_corpus: MakeCorpus
         VOLATILE + " 2",
     )
     result = doctor(make_corpus({HISTORY: body}))
-    assert len(issues(result)) == 2
+    found = [(i["code"], i["line"]) for i in issues(result)]
+    assert found == [
+        ("VOLATILE_WITHOUT_FRESHNESS", 9),
+        ("INVALID_SUPPRESSION", 11),  # wrong case: said, not silently ignored
+        ("VOLATILE_WITHOUT_FRESHNESS", 13),
+    ]
 
 
 YAML_VALUES = st.recursive(

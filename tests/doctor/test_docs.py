@@ -76,6 +76,8 @@ SPEC_TABLE = {  # SPEC §8, besides the gate codes
     "CANDIDATE_STATEMENT": "FAIL",
     "CANDIDATE_TIME": "FAIL",
     "CANDIDATE_EVIDENCE": "FAIL",
+    "INVALID_SUPPRESSION": "WARN",
+    "UNUSED_SUPPRESSION": "WARN",
 }
 
 

@@ -251,14 +251,17 @@ def test_cli_output_file(make_corpus: MakeCorpus, cli: Cli, tmp_path: Path) -> N
     run = cli("context", "doctor", make_corpus(FAILING), "--format", "text", "--output", out)
     assert run.code == 1
     assert run.out == ""
-    assert out.read_text(encoding="utf-8").startswith(f"{HISTORY}:5: INVALID_TEMPORAL_RELATION ")
+    text = out.read_text(encoding="utf-8")
+    assert text.startswith(f"{HISTORY}:5:1: INVALID_TEMPORAL_RELATION ")
+    assert "\x1b[" not in text  # never colour into a file
 
 
 def test_cli_status_line_of_text_output(make_corpus: MakeCorpus, cli: Cli) -> None:
     broken = STATUS.replace("ACTIVE", "RUNNING")
     run = cli("context", "doctor", make_corpus({STATUS_PATH: broken}), "--format", "text")
     lines = run.out.splitlines()
-    assert lines[0].startswith(f"{STATUS_PATH}:4: INVALID_METADATA ")
+    assert lines[0].startswith(f"{STATUS_PATH}:4:1: INVALID_METADATA ")
+    assert lines[1:3] == ["    Lifecycle-Status: RUNNING", "    ^"]  # the offending line
     assert lines[-1] == "project-corpus: 1 FAIL, 0 WARN, 0 suppressed in 8 sources; failed"
 
 

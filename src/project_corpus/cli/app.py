@@ -47,7 +47,12 @@ for _command in (
     context_commands.eval_,
 ):
     context.add_command(_command)
-for _command in (admin_commands.schema, admin_commands.trust, admin_commands.mcp):
+for _command in (
+    admin_commands.schema,
+    admin_commands.trust,
+    admin_commands.mcp,
+    admin_commands.explain,
+):
     cli.add_command(_command)
 
 

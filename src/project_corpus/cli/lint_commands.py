@@ -2,13 +2,58 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
 import click
 
 from project_corpus.cli.options import FORMATS
+from project_corpus.cli.options import Command
 from project_corpus.cli.options import fail_on_option
+from project_corpus.cli.options import format_option
 from project_corpus.cli.options import index_option
+from project_corpus.cli.options import resolve_format
 from project_corpus.cli.options import root_arg
+from project_corpus.cli.options import use_color
 from project_corpus.cli.options import write_output
+
+if TYPE_CHECKING:
+    from project_corpus.output.text import TextOptions
+
+MAX_SOURCE_BYTES = 4 * 1024 * 1024
+
+
+def source_lines(root: str) -> Callable[[str, int], str | None]:
+    """(path, line) -> that line of ROOT/path, read confined to ROOT (None when unreadable)."""
+    from project_corpus.corpus import fs
+    from project_corpus.errors import ContextError
+
+    resolved = fs.resolve_root(root)
+    cache: dict[str, list[str]] = {}
+
+    def lookup(path: str, line: int) -> str | None:
+        if path not in cache:
+            try:
+                data = fs.read_relative(resolved, path, MAX_SOURCE_BYTES, code="SOURCE_LINK")
+                cache[path] = data.decode("utf-8", "replace").split("\n")
+            except (ContextError, OSError):
+                cache[path] = []
+        lines = cache[path]
+        return lines[line - 1] if 0 < line <= len(lines) else None
+
+    return lookup
+
+
+def text_options(
+    root: str, show_source: bool = True, statistics: bool = False, quiet: bool = False
+) -> TextOptions:
+    from project_corpus.output.text import TextOptions
+
+    return TextOptions(show_source, statistics, quiet, use_color(), source_lines(root))
+
+
+def _codes_option(name: str, help_text: str) -> Callable[[Command], Command]:
+    return click.option(name, multiple=True, metavar="CODE[,CODE]", help=help_text)
 
 
 @click.command()
@@ -21,20 +66,32 @@ from project_corpus.cli.options import write_output
     "--candidate", "candidates", multiple=True, metavar="FILE", help="Also check candidate files."
 )
 @click.option("--config", "config", default=None, metavar="FILE", help="Lint configuration (YAML).")
-@click.option("--format", "fmt", type=click.Choice(FORMATS), default="json", help="Output format.")
+@_codes_option("--select", "Report only these checks (codes or names; repeatable).")
+@_codes_option("--ignore", "Do not report these checks (codes or names; repeatable).")
+@format_option(*FORMATS)
 @click.option("--output", "output", default=None, metavar="FILE", help="Write the report to FILE.")
 @fail_on_option()
 @click.option("--exit-zero", is_flag=True, help="Exit 0 even when findings fail the run.")
+@click.option("--statistics", is_flag=True, help="Text: add a count per code.")
+@click.option("-q", "--quiet", is_flag=True, help="Text: print findings only (no summary).")
+@click.option(
+    "--show-source/--no-show-source", default=True, help="Text: print each offending line."
+)
 def doctor(
     root: str,
     index: str | None,
     bundle_file: str | None,
     candidates: tuple[str, ...],
     config: str | None,
+    select: tuple[str, ...],
+    ignore: tuple[str, ...],
     fmt: str,
     output: str | None,
     fail_on: str,
     exit_zero: bool,
+    statistics: bool,
+    quiet: bool,
+    show_source: bool,
 ) -> int:
     """Memory Doctor: lint ROOT's corpus (and index, bundle, candidates). Never repairs."""
     from project_corpus.doctor import memory_doctor
@@ -47,9 +104,15 @@ def doctor(
         bundle=bundle_file,
         candidates=list(candidates),
         config=config,
-        fail_on=fail_on,
+        fail_on=fail_on.upper(),
+        select=select,
+        ignore=ignore,
     )
-    write_output(render_report(report, fmt), output)
+    fmt = resolve_format(fmt, output)
+    options = text_options(root, show_source, statistics, quiet) if fmt == "text" else None
+    if options is not None and output is not None:
+        options = options._replace(color=False)
+    write_output(render_report(report, fmt, options), output, options and options.color)
     return 0 if report["ok"] or exit_zero else 1
 
 
@@ -59,7 +122,7 @@ def doctor(
 @click.option(
     "--input", "inputs", multiple=True, metavar="FILE", help="A candidate JSON file (repeatable)."
 )
-@click.option("--format", "fmt", type=click.Choice(FORMATS), default="json", help="Output format.")
+@format_option(*FORMATS)
 @click.option("--output", "output", default=None, metavar="FILE", help="Write the report to FILE.")
 @click.option("--exit-zero", is_flag=True, help="Exit 0 even when a candidate is invalid.")
 def candidate_validate(
@@ -75,5 +138,9 @@ def candidate_validate(
     from project_corpus.output import render_report
 
     report = lint_candidates(root, [*inputs, *files])
-    write_output(render_report(report, fmt), output)
+    fmt = resolve_format(fmt, output)
+    options = text_options(root) if fmt == "text" else None
+    if options is not None and output is not None:
+        options = options._replace(color=False)
+    write_output(render_report(report, fmt, options), output, options and options.color)
     return 0 if report["ok"] or exit_zero else 1

@@ -1,8 +1,16 @@
-"""Options and output helpers shared by the commands."""
+"""Options and output helpers shared by the commands.
+
+`--format auto` (every command's default) is text when stdout is a terminal and JSON
+otherwise, so scripts, hooks and CI keep the JSON contract. Colour follows the same rule,
+never with `NO_COLOR` set and always with `FORCE_COLOR` (no-color.org, force-color.org).
+"""
 
 from __future__ import annotations
 
+import os
+import sys
 from collections.abc import Callable
+from typing import TextIO
 from typing import TypeVar
 
 import click
@@ -15,8 +23,44 @@ Command = TypeVar("Command", bound=Callable[..., object])
 FORMATS = ("json", "text", "sarif", "github")
 
 
-def emit(text: str) -> None:
-    click.echo(text, nl=False)
+def emit(text: str, color: bool | None = None) -> None:
+    click.echo(text, nl=False, color=color)
+
+
+def format_option(*choices: str) -> Callable[[Command], Command]:
+    """`--format auto|CHOICES` (any case), default auto."""
+    return click.option(
+        "--format",
+        "fmt",
+        type=click.Choice(("auto", *choices), case_sensitive=False),
+        default="auto",
+        show_default=True,
+        help="Output format; auto = text on a terminal, json otherwise.",
+    )
+
+
+def resolve_format(fmt: str, output: str | None = None) -> str:
+    """The concrete format of `--format FMT` (auto: text on a terminal; a file gets json)."""
+    fmt = fmt.lower()
+    if fmt != "auto":
+        return fmt
+    return "text" if output is None and is_terminal(sys.stdout) else "json"
+
+
+def is_terminal(stream: TextIO) -> bool:
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):  # a replaced or closed stream
+        return False
+
+
+def use_color(stream: TextIO | None = None) -> bool:
+    """Colour on STREAM (default stdout): never with NO_COLOR, always with FORCE_COLOR."""
+    if os.environ.get("NO_COLOR"):
+        return False
+    if os.environ.get("FORCE_COLOR", "0") not in ("", "0"):
+        return True
+    return is_terminal(sys.stdout if stream is None else stream)
 
 
 def root_arg() -> Callable[[Command], Command]:
@@ -36,15 +80,15 @@ def fail_on_option() -> Callable[[Command], Command]:
     return click.option(
         "--fail-on",
         "fail_on",
-        type=click.Choice(["FAIL", "WARN"]),
+        type=click.Choice(["FAIL", "WARN"], case_sensitive=False),
         default="FAIL",
         help="Lowest severity that makes the run fail (default FAIL).",
     )
 
 
-def write_output(text: str, output: str | None) -> None:
+def write_output(text: str, output: str | None, color: bool | None = None) -> None:
     if output is None:
-        emit(text)
+        emit(text, color)
         return
     try:
         with open(output, "w", encoding="utf-8", newline="\n") as handle:

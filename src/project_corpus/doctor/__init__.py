@@ -18,6 +18,7 @@ from project_corpus.doctor import bundles
 from project_corpus.doctor import candidates as candidate_checks
 from project_corpus.doctor import conformance
 from project_corpus.doctor import content
+from project_corpus.doctor import hygiene
 from project_corpus.doctor import index_checks
 from project_corpus.doctor import policy_checks
 from project_corpus.doctor import relations
@@ -33,6 +34,7 @@ from project_corpus.doctor.registry import from_finding
 from project_corpus.doctor.report import build_report
 from project_corpus.doctor.report import candidate_count
 from project_corpus.doctor.report import finalize
+from project_corpus.doctor.selection import narrow
 from project_corpus.errors import ContextError
 from project_corpus.models import Corpus
 
@@ -86,6 +88,9 @@ CHECKS: tuple[Check, ...] = (
     # Repository
     repository.missing_artifact_dir,
     repository.cache_not_ignored,
+    # Suppression hygiene
+    hygiene.invalid_suppression,
+    hygiene.unused_suppression,
     # A bundle (--bundle)
     bundles.bundle_project_mismatch,
     bundles.bundle_snapshot,
@@ -103,6 +108,7 @@ CHECKS: tuple[Check, ...] = (
     candidate_checks.candidate_without_evidence,
 )
 CHECKS_BY_CODE: dict[str, Check] = {c.code: c for c in CHECKS}
+GATES: dict[str, bool] = {c.code: c.gate for c in CHECKS}
 FAIL_ON = ("FAIL", "WARN")
 
 __all__ = ["CHECKS", "CHECKS_BY_CODE", "memory_doctor"]
@@ -117,19 +123,23 @@ def memory_doctor(
     candidates: Sequence[str] = (),
     config: str | None = None,
     fail_on: str = "FAIL",
+    select: Sequence[str] = (),
+    ignore: Sequence[str] = (),
 ) -> dict[str, object]:
     """Lint ROOT's corpus; with `check_index` (or an `index` path) also its stored index,
     with `bundle` a bundle file, with `candidates` candidate files. Returns the report.
+    `select` / `ignore` (codes or names) narrow the configured checks.
 
     Raises ContextError for a bad configuration (CONFIG_INVALID), a bad input file
     (CONTEXT_INPUT_PATH / CONTEXT_INPUT_JSON), limits (CONTEXT_LIMIT) or a bad ROOT."""
     from project_corpus.corpus.snapshot import collect
     from project_corpus.doctor.index_checks import open_for_doctor
 
+    fail_on = fail_on.upper()
     if fail_on not in FAIL_ON:
         raise ContextError("USAGE_ERROR", f"--fail-on must be FAIL or WARN, not {fail_on!r}")
     root_path = fs.resolve_root(root)
-    lint = load_config(root_path, config, CHECKS_BY_CODE)
+    lint = narrow(load_config(root_path, config, CHECKS_BY_CODE), CHECKS_BY_CODE, select, ignore)
     wants_index = check_index or index is not None
     stored, error, index_rel = (
         open_for_doctor(root_path, index) if wants_index else (None, None, "")
@@ -149,9 +159,10 @@ def memory_doctor(
         _by_code(from_finding(f) for f in corpus.findings),
         _candidate_issues(candidate_files, corpus),
         {},
+        GATES,
     )
     issues, skipped = run_checks(view, CHECKS, lint)
-    entries = finalize(issues, CHECKS_BY_CODE, lint, corpus)
+    entries = judge_suppressions(issues, skipped, lint, corpus)
     return build_report(
         corpus,
         entries,
@@ -159,6 +170,23 @@ def memory_doctor(
         fail_on=fail_on,
         candidate_count=candidate_count(candidate_files),
     )
+
+
+def judge_suppressions(
+    issues: Sequence[Issue], skipped: Sequence[str], lint: LintConfig, corpus: Corpus
+) -> list[dict[str, object]]:
+    """The report entries of ISSUES, plus UNUSED_SUPPRESSION for directives that suppressed
+    none of them (known only once every other finding was matched)."""
+    used: set[tuple[str, int, str]] = set()
+    entries = finalize(issues, CHECKS_BY_CODE, lint, corpus, used)
+    if "UNUSED_SUPPRESSION" in skipped:
+        return entries
+    ran = [code for code in CHECKS_BY_CODE if code not in skipped]
+    unused = hygiene.unused_directives(corpus, used, ran, GATES)
+    if not unused:
+        return entries
+    entries += finalize(unused, CHECKS_BY_CODE, lint, corpus)
+    return sorted(entries, key=lambda e: (str(e["path"]), int(str(e["line"])), str(e["code"])))
 
 
 def _load_bundle(root: Path, bundle: str | None) -> LoadedJSON | None:

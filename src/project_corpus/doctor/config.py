@@ -1,7 +1,8 @@
 """The lint configuration: `.project-corpus/lint.yaml` or `--config FILE` (SPEC §8).
 
 PyYAML is imported only when a configuration file exists. Validation is strict: an unknown
-key, a wrong type or an unknown code is `CONFIG_INVALID` (exit 2), never a guess.
+key, a wrong type or an unknown code is `CONFIG_INVALID` (exit 2), never a guess. A check is
+named by its code or its documented kebab-case name.
 """
 
 from __future__ import annotations
@@ -32,6 +33,9 @@ class IgnoreRule(NamedTuple):
 
 class RuleFacts(Protocol):
     """What the configuration needs to know of a check (the registry's `Check` has it)."""
+
+    @property
+    def name(self) -> str: ...
 
     @property
     def gate(self) -> bool: ...
@@ -104,10 +108,18 @@ def parse_config(rel: str, raw: object, checks: Mapping[str, RuleFacts]) -> Lint
     )
 
 
+def resolve_code(text: str, checks: Mapping[str, RuleFacts]) -> str | None:
+    """The code of a check given by its code or its kebab-case name (None when unknown)."""
+    if text in checks:
+        return text
+    return next((code for code, facts in checks.items() if facts.name == text), None)
+
+
 def _code(rel: str, where: str, code: object, checks: Mapping[str, RuleFacts]) -> str:
-    if not isinstance(code, str) or code not in checks:
-        raise _invalid(rel, f"{where}: unknown check code {code!r}")
-    return code
+    found = resolve_code(code, checks) if isinstance(code, str) else None
+    if found is None:
+        raise _invalid(rel, f"{where}: unknown check code or name {code!r}")
+    return found
 
 
 def _rules(rel: str, raw: object, checks: Mapping[str, RuleFacts]) -> dict[str, str]:
@@ -116,6 +128,8 @@ def _rules(rel: str, raw: object, checks: Mapping[str, RuleFacts]) -> dict[str, 
     rules = {}
     for key, value in raw.items():
         code = _code(rel, "rules", key, checks)
+        if code in rules:
+            raise _invalid(rel, f"rules: {code} is given twice (by its code and its name)")
         setting = "off" if value is False else value  # YAML 1.1 reads a bare `off` as false
         if setting not in RULE_VALUES:
             raise _invalid(rel, f"rules.{code}: {value!r} is not one of off, WARN, FAIL")
@@ -144,9 +158,10 @@ def _ignore(rel: str, raw: object, checks: Mapping[str, RuleFacts]) -> tuple[Ign
         if not isinstance(entry, dict) or "paths" not in entry or set(entry) - {"paths", "codes"}:
             raise _invalid(rel, f"{where} must have `paths` and optionally `codes`, nothing else")
         paths = _string_list(rel, f"{where}.paths", entry["paths"])
-        codes = _string_list(rel, f"{where}.codes", entry.get("codes", []))
+        names = _string_list(rel, f"{where}.codes", entry.get("codes", []))
+        codes = tuple(_code(rel, where, name, checks) for name in names)
         for code in codes:
-            if checks[_code(rel, where, code, checks)].gate:
+            if checks[code].gate:
                 raise _invalid(rel, f"{where}: conformance gate code {code} cannot be ignored")
         rules.append(IgnoreRule(paths, codes))
     return tuple(rules)

@@ -20,6 +20,7 @@ FAMILIES = {
     "project_corpus.doctor.relations": "Supersession",
     "project_corpus.doctor.content": "Content",
     "project_corpus.doctor.repository": "Repository",
+    "project_corpus.doctor.hygiene": "Suppression hygiene",
     "project_corpus.doctor.bundles": "Bundle (`--bundle`)",
     "project_corpus.doctor.candidates": "Candidates (`--candidate`, `context candidate-validate`)",
 }

@@ -78,6 +78,7 @@ class DoctorView(NamedTuple):
     snapshot_issues: dict[str, tuple[Issue, ...]]  # engine findings by code
     candidate_issues: dict[str, tuple[Issue, ...]]  # candidate problems by code
     folded: dict[str, list[tuple[Span, str]]]  # content spans, casefolded, by path (content.py)
+    gates: dict[str, bool]  # every registered code -> whether it is a conformance gate
 
     def has_project(self) -> bool:
         return bool(self.corpus.project_id)

@@ -53,14 +53,18 @@ def _one_line(text: str) -> str:
 class _Suppressor:
     """Decides whether an issue is suppressed, parsing each source's directives once."""
 
-    def __init__(self, corpus: Corpus | None, config: LintConfig) -> None:
-        self.corpus, self.config = corpus, config
+    def __init__(
+        self, corpus: Corpus | None, config: LintConfig, used: set[tuple[str, int, str]]
+    ) -> None:
+        self.corpus, self.config, self.used = corpus, config, used
         self.cache: dict[str, Directives] = {}
 
     def kind(self, check: Check, issue: Issue) -> str | None:
         if check.gate:
             return None
-        if self._directives(issue.path).suppresses(issue.code, issue.line):
+        directive = self._directives(issue.path).covering(issue.code, issue.line)
+        if directive is not None:
+            self.used.add((issue.path, directive.line, issue.code))
             return "inSource"
         if ignored_by_config(self.config, issue.code, issue.path):
             return "external"
@@ -74,10 +78,15 @@ class _Suppressor:
 
 
 def finalize(
-    issues: Sequence[Issue], checks: Mapping[str, Check], config: LintConfig, corpus: Corpus | None
+    issues: Sequence[Issue],
+    checks: Mapping[str, Check],
+    config: LintConfig,
+    corpus: Corpus | None,
+    used: set[tuple[str, int, str]] | None = None,
 ) -> list[dict[str, object]]:
-    """Report entries for ISSUES, sorted by (path, line, code)."""
-    suppressor = _Suppressor(corpus, config)
+    """Report entries for ISSUES, sorted by (path, line, code). Every directive that
+    suppressed one is added to USED as (path, directive line, code)."""
+    suppressor = _Suppressor(corpus, config, set() if used is None else used)
     seen: dict[tuple[str, str, str], int] = {}
     entries = []
     # Thousands of findings share a few texts and paths: each is cleaned once (memo tables).

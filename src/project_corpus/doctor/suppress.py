@@ -7,12 +7,18 @@ In a source:
 A directive is a full line of its own (the parser makes it an item of kind "comment").
 A metadata line cannot be preceded by a directive without ending the metadata block, so
 use `disable-file` for findings on metadata lines. Gate codes are never suppressed.
+
+A comment that mentions `project-corpus` in any spelling but is not a well-formed directive
+(wrong case, a missing colon, an unknown verb) is malformed: `INVALID_SUPPRESSION` reports it
+and it suppresses nothing, as does a directive's unknown code. Which directives suppressed a
+finding is recorded, so that one that suppressed nothing is `UNUSED_SUPPRESSION`.
 """
 
 from __future__ import annotations
 
 import fnmatch
 import re
+from collections.abc import Iterator
 from typing import NamedTuple
 
 from project_corpus.doctor.config import LintConfig
@@ -22,37 +28,63 @@ DIRECTIVE_RE = re.compile(
     r"^\s*<!--\s*project-corpus:\s*(disable-file|disable)\s+"
     r"([A-Z][A-Z0-9_]*(?:\s*,\s*[A-Z][A-Z0-9_]*)*)\s*-->\s*$"
 )
+# What a person means as a directive: a full-line comment naming the tool in any spelling.
+MENTION_RE = re.compile(r"^\s*<!--\s*project[-_ ]?corpus\b", re.IGNORECASE)
+WHOLE_FILE = 1 << 62
+
+
+class Directive(NamedTuple):
+    """One well-formed directive: its own line, its codes, the lines it covers."""
+
+    line: int
+    codes: tuple[str, ...]
+    first: int
+    last: int
 
 
 class Directives(NamedTuple):
-    file_codes: frozenset[str]
-    spans: tuple[tuple[int, int, frozenset[str]], ...]  # (first line, last line, codes)
+    directives: tuple[Directive, ...]
+
+    def covering(self, code: str, line: int) -> Directive | None:
+        """The first directive that suppresses CODE at LINE."""
+        return next(
+            (d for d in self.directives if code in d.codes and d.first <= line <= d.last), None
+        )
 
     def suppresses(self, code: str, line: int) -> bool:
-        if code in self.file_codes:
-            return True
-        return any(start <= line <= end and code in codes for start, end, codes in self.spans)
+        return self.covering(code, line) is not None
 
 
-NO_DIRECTIVES = Directives(frozenset(), ())
+NO_DIRECTIVES = Directives(())
+
+
+def comment_lines(doc: Document) -> Iterator[tuple[int, str]]:
+    """(line, text) of every one-line comment item of DOC."""
+    for span in doc.spans:
+        if span.kind == "comment" and span.line_start == span.line_end:
+            yield span.line_start, span.text
 
 
 def parse_directives(doc: Document) -> Directives:
-    """The directives of one parsed source."""
-    file_codes: set[str] = set()
-    pending: set[str] = set()
-    spans = []
+    """The well-formed directives of one parsed source."""
+    directives: list[Directive] = []
+    pending: list[tuple[int, tuple[str, ...]]] = []
     for span in doc.spans:
         if span.kind == "comment":
-            match = DIRECTIVE_RE.match(span.text)
+            match = DIRECTIVE_RE.match(span.text) if span.line_start == span.line_end else None
             if match:
-                codes = {code.strip() for code in match.group(2).split(",")}
-                (file_codes if match.group(1) == "disable-file" else pending).update(codes)
+                codes = tuple(code.strip() for code in match.group(2).split(","))
+                if match.group(1) == "disable-file":
+                    directives.append(Directive(span.line_start, codes, 1, WHOLE_FILE))
+                else:
+                    pending.append((span.line_start, codes))
             continue
-        if pending:
-            spans.append((span.line_start, span.line_end, frozenset(pending)))
-            pending = set()
-    return Directives(frozenset(file_codes), tuple(spans))
+        directives.extend(
+            Directive(at, codes, span.line_start, span.line_end) for at, codes in pending
+        )
+        pending = []
+    directives.extend(Directive(at, codes, 0, -1) for at, codes in pending)  # covers nothing
+    return Directives(tuple(directives))
 
 
 def ignored_by_config(config: LintConfig, code: str, path: str) -> bool:

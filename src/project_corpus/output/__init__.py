@@ -8,8 +8,12 @@ from __future__ import annotations
 import importlib
 from collections.abc import Callable
 from collections.abc import Mapping
+from typing import TYPE_CHECKING
 
 from project_corpus.errors import ContextError
+
+if TYPE_CHECKING:
+    from project_corpus.output.text import TextOptions
 
 Renderer = Callable[[Mapping[str, object]], str]
 
@@ -18,10 +22,16 @@ Renderer = Callable[[Mapping[str, object]], str]
 RENDERERS: dict[str, str] = {"json": "json_", "text": "text", "sarif": "sarif", "github": "github"}
 
 
-def render_report(report: Mapping[str, object], fmt: str) -> str:
-    """REPORT as FMT (json, text, sarif or github)."""
+def render_report(
+    report: Mapping[str, object], fmt: str, options: TextOptions | None = None
+) -> str:
+    """REPORT as FMT (json, text, sarif or github); OPTIONS shape the text format only."""
     module = RENDERERS.get(fmt)
     if module is None:
         raise ContextError("USAGE_ERROR", f"unknown format {fmt!r}; one of: {', '.join(RENDERERS)}")
+    if fmt == "text" and options is not None:
+        from project_corpus.output import text
+
+        return text.render(report, options)
     render: Renderer = importlib.import_module(f"{__name__}.{module}").render
     return render(report)
