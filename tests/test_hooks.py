@@ -185,7 +185,11 @@ def test_every_hook_passes_on_a_clean_corpus(
 @pytest.mark.parametrize(
     ("hook", "variant", "expected"),
     [
-        ("project-corpus-doctor", "broken-status", rf"^{re.escape(STATUS)}:\d+:\d+: INVALID_METADATA "),
+        (
+            "project-corpus-doctor",
+            "broken-status",
+            rf"^{re.escape(STATUS)}:\d+:\d+: INVALID_METADATA ",
+        ),
         (
             "project-corpus-candidates",
             "broken-candidate",
