@@ -108,7 +108,7 @@ def test_example_corpus_classes(example: Path) -> None:
     assert got[R + "r-2026-10-21-eviction-bench-v2.md"][1] == "superseded"
     assert got[R + "r-2026-09-30-eviction-bench-v1.md"][1] == "superseded"
     assert got[R + "r-2026-10-05-rollback-drill.md"] == ("SCOPED_REPORT", "historical")
-    assert got[R + "r-2026-11-24-cardinality-probe.md"] == ("SCOPED_REPORT", "scoped")
+    assert got[R + "r-2026-11-24-cardinality-probe.md"] == ("CITED_REPORT", "scoped")
 
 
 def test_snapshot_digest_changes_with_any_source(make_corpus: MakeCorpus) -> None:

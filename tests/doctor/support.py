@@ -6,6 +6,7 @@ import json
 import sqlite3
 from collections.abc import Callable
 from pathlib import Path
+from typing import NamedTuple
 
 from project_corpus.corpus.snapshot import collect
 from project_corpus.doctor import memory_doctor
@@ -15,6 +16,23 @@ from project_corpus.retrieval.bundle import compile_bundle
 
 STATUS_PATH = ".project-corpus/state/STATUS.md"
 INDEX_REL = ".project-corpus/cache/context.sqlite3"
+
+Setup = Callable[[Path], dict[str, object]]
+Where = Callable[[Path], tuple[str, int]]
+
+
+def nothing(root: Path) -> dict[str, object]:
+    return {}
+
+
+class Case(NamedTuple):
+    """A check fixture: files over the base corpus, where the finding is, doctor arguments."""
+
+    files: dict[str, str | bytes | None]
+    path: str = ""
+    line: int = 1
+    setup: Setup = nothing
+    where: Where | None = None  # computes (path, line) when they depend on generated files
 
 
 def doctor(root: Path, **kwargs: object) -> dict[str, object]:

@@ -9,7 +9,6 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 from pathlib import Path
-from typing import NamedTuple
 
 import pytest
 
@@ -20,8 +19,13 @@ from tests.conftest import STATUS
 from tests.conftest import TASK
 from tests.conftest import MakeCorpus
 from tests.conftest import report
+from tests.doctor.integrity_cases import INTEGRITY_FAILING
+from tests.doctor.integrity_cases import INTEGRITY_PASSING
 from tests.doctor.support import INDEX_REL
 from tests.doctor.support import STATUS_PATH
+from tests.doctor.support import Case
+from tests.doctor.support import Setup
+from tests.doctor.support import Where
 from tests.doctor.support import build
 from tests.doctor.support import codes
 from tests.doctor.support import doctor
@@ -39,21 +43,6 @@ NEW = ".project-corpus/reports/bench-new.md"
 OLD = ".project-corpus/reports/bench-old.md"
 HISTORY = ".project-corpus/history/notes.md"
 CACHE = ".project-corpus/cache"
-
-Setup = Callable[[Path], dict[str, object]]
-Where = Callable[[Path], tuple[str, int]]
-
-
-def nothing(root: Path) -> dict[str, object]:
-    return {}
-
-
-class Case(NamedTuple):
-    files: dict[str, str | bytes | None]
-    path: str = ""
-    line: int = 1
-    setup: Setup = nothing
-    where: Where | None = None  # computes (path, line) when they depend on generated files
 
 
 def history(body: str) -> str:
@@ -452,7 +441,10 @@ FAILING: dict[str, list[Case]] = {
     ],
 }
 
+FAILING.update(INTEGRITY_FAILING)
+
 PASSING: dict[str, list[Case]] = {code: [Case({})] for code in FAILING}
+PASSING.update(INTEGRITY_PASSING)
 PASSING.update(
     {
         "PROJECT_ID_MISMATCH": [

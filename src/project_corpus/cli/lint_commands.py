@@ -77,6 +77,14 @@ def _codes_option(name: str, help_text: str) -> Callable[[Command], Command]:
 @click.option(
     "--show-source/--no-show-source", default=True, help="Text: print each offending line."
 )
+@click.option(
+    "--max-status-age",
+    "max_status_age",
+    type=click.IntRange(min=0),
+    default=None,
+    metavar="DAYS",
+    help="Turn on STATUS_AGE: warn when STATUS was verified more than DAYS days ago.",
+)
 def doctor(
     root: str,
     index: str | None,
@@ -92,6 +100,7 @@ def doctor(
     statistics: bool,
     quiet: bool,
     show_source: bool,
+    max_status_age: int | None,
 ) -> int:
     """Memory Doctor: lint ROOT's corpus (and index, bundle, candidates). Never repairs."""
     from project_corpus.doctor import memory_doctor
@@ -107,6 +116,7 @@ def doctor(
         fail_on=fail_on.upper(),
         select=select,
         ignore=ignore,
+        max_status_age=max_status_age,
     )
     fmt = resolve_format(fmt, output)
     options = text_options(root, show_source, statistics, quiet) if fmt == "text" else None

@@ -1,12 +1,11 @@
-"""Active task, citations, authority and temporal classes, timestamps (SPEC §2.4, §2.5)."""
+"""Active task, authority and temporal classes, timestamps (SPEC §2.4, §2.5).
+
+Which reports are cited is decided by `references.cited_reports`, the resolver the doctor
+uses too."""
 
 from __future__ import annotations
 
-import re
-from collections.abc import Iterable
-
 from project_corpus.corpus.policy import ID_RE
-from project_corpus.corpus.protocol import section_text
 from project_corpus.models import PROJECT_PATH
 from project_corpus.models import STATUS_PATH
 from project_corpus.models import Document
@@ -14,8 +13,6 @@ from project_corpus.models import Source
 from project_corpus.timeparse import parse_timestamp
 
 TIMESTAMP_KEYS = ("Created-At", "Date", "Created", "Updated-At", "Last-Verified-At")
-REPORT_PATH_RE = re.compile(r"\.project-corpus/reports/[^\s`'\"<>()\[\]|,;*]+")
-ID_TOKEN_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")
 
 AUTHORITY_CLASSES = (
     "CANONICAL",
@@ -47,41 +44,6 @@ def source_timestamp(doc: Document) -> str | None:
             if parsed:
                 return parsed
     return None
-
-
-def _cited_paths(text: Iterable[str]) -> set[str]:
-    found = set()
-    for line in text:
-        for match in REPORT_PATH_RE.findall(line):
-            path = match.rstrip(".:")
-            if path.endswith(".md"):
-                found.add(path)
-    return found
-
-
-def _id_tokens(text: Iterable[str]) -> set[str]:
-    return {token.rstrip(".") for line in text for token in ID_TOKEN_RE.findall(line)}
-
-
-def cited_reports(
-    status: Document | None, active: Document | None, reports: list[tuple[str, Document]]
-) -> set[str]:
-    """Paths of reports cited by STATUS or the active Task (SPEC §2.4)."""
-    paths: set[str] = set()
-    tokens: set[str] = set()
-    if status is not None:
-        paths |= _cited_paths(status.lines)
-        tokens |= _id_tokens(text for _, text in section_text(status, "Evidence References"))
-    if active is not None:
-        paths |= _cited_paths(active.lines)
-        tokens |= _id_tokens(active.lines)
-    cited = set()
-    for path, doc in reports:
-        stem = path.rsplit("/", 1)[-1][: -len(".md")]
-        report_id = doc.meta_value("Report-ID")
-        if path in paths or stem in tokens or (report_id and report_id in tokens):
-            cited.add(path)
-    return cited
 
 
 def authority_class(path: str, source_type: str, active_path: str | None, cited: set[str]) -> str:

@@ -17,6 +17,7 @@ from typing import NamedTuple
 from project_corpus.corpus import classify
 from project_corpus.corpus import fs
 from project_corpus.corpus import layout
+from project_corpus.corpus import references
 from project_corpus.corpus.markdown import parse_document
 from project_corpus.corpus.policy import EMPTY_POLICY
 from project_corpus.corpus.policy import ID_RE
@@ -215,9 +216,8 @@ def _assemble(
     status = next((s.doc for s in raw if s.path == STATUS_PATH), None)
     active_id, active_path, last_verified = classify.status_facts(status)
     active_doc = next((s.doc for s in raw if s.path == active_path), None)
-    cited = classify.cited_reports(
-        status, active_doc, [(s.path, s.doc) for s in raw if s.source_type == "report"]
-    )
+    table = references.targets((s.path, s.doc) for s in raw)
+    cited = references.cited_reports(status, active_path, active_doc, table)
     sources = [
         classify.classify(
             s.path,

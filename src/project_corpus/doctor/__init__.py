@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 from collections.abc import Iterable
 from collections.abc import Sequence
+from datetime import date
 from pathlib import Path
 
 from project_corpus.corpus import fs
@@ -20,11 +21,13 @@ from project_corpus.doctor import conformance
 from project_corpus.doctor import content
 from project_corpus.doctor import hygiene
 from project_corpus.doctor import index_checks
+from project_corpus.doctor import integrity
 from project_corpus.doctor import policy_checks
 from project_corpus.doctor import relations
 from project_corpus.doctor import repository
 from project_corpus.doctor.config import LintConfig
 from project_corpus.doctor.config import load_config
+from project_corpus.doctor.config import with_max_age
 from project_corpus.doctor.inputs import load_input
 from project_corpus.doctor.registry import Check
 from project_corpus.doctor.registry import DoctorView
@@ -85,6 +88,14 @@ CHECKS: tuple[Check, ...] = (
     content.invalid_timestamp,
     content.artifact_shape,
     content.oversized_status,
+    # Memory integrity
+    integrity.active_task_missing,
+    integrity.active_task_closed,
+    integrity.lifecycle_mismatch,
+    integrity.broken_reference,
+    integrity.status_behind_evidence,
+    integrity.unverified_status,
+    integrity.status_age,
     # Repository
     repository.missing_artifact_dir,
     repository.cache_not_ignored,
@@ -125,10 +136,14 @@ def memory_doctor(
     fail_on: str = "FAIL",
     select: Sequence[str] = (),
     ignore: Sequence[str] = (),
+    max_status_age: int | None = None,
+    today: date | None = None,
 ) -> dict[str, object]:
     """Lint ROOT's corpus; with `check_index` (or an `index` path) also its stored index,
     with `bundle` a bundle file, with `candidates` candidate files. Returns the report.
-    `select` / `ignore` (codes or names) narrow the configured checks.
+    `select` / `ignore` (codes or names) narrow the configured checks; `max_status_age`
+    (days) turns STATUS_AGE on over the configuration; `today` (UTC by default) is the date
+    it compares with.
 
     Raises ContextError for a bad configuration (CONFIG_INVALID), a bad input file
     (CONTEXT_INPUT_PATH / CONTEXT_INPUT_JSON), limits (CONTEXT_LIMIT) or a bad ROOT."""
@@ -140,6 +155,7 @@ def memory_doctor(
         raise ContextError("USAGE_ERROR", f"--fail-on must be FAIL or WARN, not {fail_on!r}")
     root_path = fs.resolve_root(root)
     lint = narrow(load_config(root_path, config, CHECKS_BY_CODE), CHECKS_BY_CODE, select, ignore)
+    lint = with_max_age(lint, max_status_age)
     wants_index = check_index or index is not None
     stored, error, index_rel = (
         open_for_doctor(root_path, index) if wants_index else (None, None, "")
@@ -160,6 +176,7 @@ def memory_doctor(
         _candidate_issues(candidate_files, corpus),
         {},
         GATES,
+        today,
     )
     issues, skipped = run_checks(view, CHECKS, lint)
     entries = judge_suppressions(issues, skipped, lint, corpus)
@@ -211,6 +228,7 @@ def _ready(view: DoctorView, needs: str) -> bool:
         "stored": view.stored is not None,
         "bundle": view.bundle is not None,
         "candidates": bool(view.candidates),
+        "clock": view.config.status_max_age_days is not None,
     }[needs]
 
 

@@ -18,7 +18,10 @@ from project_corpus.errors import ContextError
 DEFAULT_CONFIG_PATH = ".project-corpus/lint.yaml"
 MAX_CONFIG_BYTES = 256 * 1024
 DEFAULT_STATUS_MAX_BYTES = 12_000
-TOP_KEYS = ("rules", "ignore", "volatile_terms", "status_max_bytes")
+TOP_KEYS = ("rules", "ignore", "volatile_terms", "status_max_bytes", "status_max_age_days")
+# The one clock-dependent check runs only with a maximum age (`status_max_age_days` or
+# `--max-status-age`): enabling it in `rules:` without one is a configuration mistake.
+CLOCK_CODE = "STATUS_AGE"
 RULE_VALUES = ("off", "WARN", "FAIL")
 LANGUAGES = ("en", "ru")
 
@@ -47,6 +50,7 @@ class LintConfig(NamedTuple):
     ignore: tuple[IgnoreRule, ...]
     volatile_terms: dict[str, tuple[str, ...]]  # language -> terms replacing the defaults
     status_max_bytes: int
+    status_max_age_days: int | None = None  # STATUS_AGE threshold; None = the check is off
 
 
 DEFAULT = LintConfig(None, {}, (), {}, DEFAULT_STATUS_MAX_BYTES)
@@ -105,6 +109,7 @@ def parse_config(rel: str, raw: object, checks: Mapping[str, RuleFacts]) -> Lint
         _ignore(rel, raw.get("ignore", []), checks),
         _volatile_terms(rel, raw.get("volatile_terms", {})),
         _status_max_bytes(rel, raw.get("status_max_bytes", DEFAULT_STATUS_MAX_BYTES)),
+        _max_age(rel, raw.get("status_max_age_days")),
     )
 
 
@@ -113,6 +118,22 @@ def resolve_code(text: str, checks: Mapping[str, RuleFacts]) -> str | None:
     if text in checks:
         return text
     return next((code for code, facts in checks.items() if facts.name == text), None)
+
+
+def with_max_age(config: LintConfig, days: int | None) -> LintConfig:
+    """CONFIG with `--max-status-age DAYS` applied (it wins over the file); CONFIG_INVALID
+    when STATUS_AGE is enabled in `rules:` but no maximum age is set anywhere."""
+    if days is not None:
+        if days < 0:
+            raise ContextError("USAGE_ERROR", f"--max-status-age must be 0 or more, not {days}")
+        config = config._replace(status_max_age_days=days)
+    enabled = config.rules.get(CLOCK_CODE, "off") != "off"
+    if enabled and config.status_max_age_days is None:
+        raise _invalid(
+            config.path or DEFAULT_CONFIG_PATH,
+            f"rules.{CLOCK_CODE} needs `status_max_age_days: N` or --max-status-age N",
+        )
+    return config
 
 
 def _code(rel: str, where: str, code: object, checks: Mapping[str, RuleFacts]) -> str:
@@ -184,4 +205,12 @@ def _volatile_terms(rel: str, raw: object) -> dict[str, tuple[str, ...]]:
 def _status_max_bytes(rel: str, raw: object) -> int:
     if isinstance(raw, bool) or not isinstance(raw, int) or raw < 1:
         raise _invalid(rel, "`status_max_bytes` must be a positive integer")
+    return raw
+
+
+def _max_age(rel: str, raw: object) -> int | None:
+    if raw is None:
+        return None
+    if isinstance(raw, bool) or not isinstance(raw, int) or raw < 0:
+        raise _invalid(rel, "`status_max_age_days` must be a whole number of days (0 or more)")
     return raw

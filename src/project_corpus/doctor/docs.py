@@ -19,6 +19,7 @@ FAMILIES = {
     "project_corpus.doctor.index_checks": "Stored index (`--index`)",
     "project_corpus.doctor.relations": "Supersession",
     "project_corpus.doctor.content": "Content",
+    "project_corpus.doctor.integrity": "Memory integrity",
     "project_corpus.doctor.repository": "Repository",
     "project_corpus.doctor.hygiene": "Suppression hygiene",
     "project_corpus.doctor.bundles": "Bundle (`--bundle`)",
@@ -30,6 +31,7 @@ RUNS = {
     "stored": "with `--index`, when the index opens",
     "bundle": "with `--bundle`",
     "candidates": "with `--candidate`; `candidate-validate`",
+    "clock": "off by default; with `status_max_age_days` or `--max-status-age`",
 }
 HEADER = """# Memory Doctor checks
 

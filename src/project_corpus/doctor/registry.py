@@ -10,6 +10,7 @@ from __future__ import annotations
 import inspect
 from collections.abc import Callable
 from collections.abc import Iterable
+from datetime import date
 from typing import TYPE_CHECKING
 from typing import NamedTuple
 
@@ -24,8 +25,8 @@ if TYPE_CHECKING:
 
 SEVERITIES = ("FAIL", "WARN")
 # What a check needs before it can run; a check whose need is unmet is listed in
-# `checks_skipped`. "" = the scoped snapshot only.
-NEEDS = ("", "index", "stored", "bundle", "candidates")
+# `checks_skipped`. "" = the scoped snapshot only; "clock" = a maximum STATUS age is set.
+NEEDS = ("", "index", "stored", "bundle", "candidates", "clock")
 
 
 class Issue(NamedTuple):
@@ -79,6 +80,7 @@ class DoctorView(NamedTuple):
     candidate_issues: dict[str, tuple[Issue, ...]]  # candidate problems by code
     folded: dict[str, list[tuple[Span, str]]]  # content spans, casefolded, by path (content.py)
     gates: dict[str, bool]  # every registered code -> whether it is a conformance gate
+    today: date | None = None  # the UTC date STATUS_AGE compares with (injected by tests)
 
     def has_project(self) -> bool:
         return bool(self.corpus.project_id)
