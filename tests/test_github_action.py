@@ -240,7 +240,7 @@ def test_the_doctor_runs_once_per_job(gha: Runner, monkeypatch: pytest.MonkeyPat
     assert step.outputs["doctor-exit-code"] == "1"
     assert "::warning file=corpus/" in step.emitted
     assert sarif_uris(Path(step.outputs["sarif-file"])) == [
-        "corpus/.project-corpus/history/2026-11-26-standup.md"
+        "corpus/.project-corpus/history/2026-11-16-standup.md"
     ]
 
 
