@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import click
 
+from project_corpus.about import MCP_INSTALL_HINT
 from project_corpus.cli.options import emit
 from project_corpus.cli.options import format_option
 from project_corpus.cli.options import resolve_format
@@ -87,7 +88,7 @@ def show(root: str, grant_path: str | None) -> int:
     help="portable: corpus_context_query...; protocol: the dotted corpus.context_query...",
 )
 def mcp(root: str | None, grant_path: str, allow: tuple[str, ...], naming: str) -> int:
-    """Serve the corpus over stdio MCP (optional extra `project-corpus[mcp]`)."""
+    """Serve the corpus over stdio MCP (optional extra `project-corpus-context[mcp]`)."""
     try:
         from project_corpus.mcp_server import serve
     except ModuleNotFoundError as exc:
@@ -95,7 +96,7 @@ def mcp(root: str | None, grant_path: str, allow: tuple[str, ...], naming: str) 
             raise ContextError(
                 "MCP_UNAVAILABLE",
                 f"the `mcp` SDK is not installed (no module named {exc.name!r})",
-                hint="pip install 'project-corpus[mcp]'",
+                hint=MCP_INSTALL_HINT,
             ) from None
         raise
     serve(root, grant_path, frozenset(allow), naming.lower())

@@ -14,12 +14,12 @@ from collections.abc import Sequence
 import click
 
 from project_corpus import __version__
+from project_corpus.about import ISSUES_URL
 from project_corpus.cli import admin_commands
 from project_corpus.cli import context_commands
 from project_corpus.cli import lint_commands
 from project_corpus.errors import ContextError
 
-ISSUES_URL = "https://github.com/project-corpus/project-corpus/issues"
 FORMATS = ("json", "text", "sarif", "github")
 
 

@@ -16,6 +16,8 @@ from collections.abc import Sequence
 from urllib.parse import quote
 
 from project_corpus import __version__
+from project_corpus.about import DOCS_URL
+from project_corpus.about import HOMEPAGE
 from project_corpus.doctor import CHECKS
 from project_corpus.doctor.registry import Check
 from project_corpus.doctor.report import FINGERPRINT_KEY
@@ -24,8 +26,8 @@ from project_corpus.jsonio import indented
 SCHEMA_URI = (
     "https://raw.githubusercontent.com/oasis-tcs/sarif-spec/master/Schemata/sarif-schema-2.1.0.json"
 )
-INFORMATION_URI = "https://github.com/project-corpus/project-corpus"
-DOCS_URI = f"{INFORMATION_URI}/blob/main/docs/checks.md"
+INFORMATION_URI = HOMEPAGE
+DOCS_URI = f"{DOCS_URL}/checks.md"
 HEADING_RE = re.compile(r"^#+ (.*)$", re.MULTILINE)
 LEVELS = {"FAIL": "error", "WARN": "warning"}
 
