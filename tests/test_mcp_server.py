@@ -185,7 +185,7 @@ def test_missing_sdk_is_mcp_unavailable(example: Path, blocked: tuple[str, ...])
     assert proc.stdout == ""
     envelope = json.loads(proc.stderr)
     assert envelope["error"] == "MCP_UNAVAILABLE"
-    assert "project-corpus[mcp]" in envelope["hint"]
+    assert envelope["hint"] == "pip install 'project-corpus-context[mcp]'"
 
 
 def test_mcp_arguments_code_is_registered() -> None:
