@@ -16,9 +16,7 @@ HOMEPAGE = f"https://github.com/{REPOSITORY}"
 ISSUES_URL = f"{HOMEPAGE}/issues"
 DOCS_URL = f"{HOMEPAGE}/blob/main/docs"
 CHANGELOG_URL = f"{HOMEPAGE}/blob/main/CHANGELOG.md"
-SCHEMA_BASE_URL = (
-    f"https://raw.githubusercontent.com/{REPOSITORY}/main/src/project_corpus/schemas"
-)
+SCHEMA_BASE_URL = f"https://raw.githubusercontent.com/{REPOSITORY}/main/src/project_corpus/schemas"
 PROJECT_URLS = {
     "Homepage": HOMEPAGE,
     "Documentation": DOCS_URL,
