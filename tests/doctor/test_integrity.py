@@ -288,3 +288,21 @@ def test_exactly_the_broken_references_are_reported(
                 if f["code"] == "BROKEN_REFERENCE"
             }
             assert found == _expected_broken(where, refs, state), (op, i, state)
+
+
+@pytest.mark.parametrize(
+    ("created", "after"),
+    [
+        ("2026-11-19T23:00:00-12:00", True),  # 2026-11-20T11:00:00Z
+        ("2026-11-20T10:00:00Z", True),
+        ("2026-11-20", False),  # midnight, before 09:00
+        ("2026-11-20T09:00:00Z", False),  # the same instant is not after
+        ("2026-11-18T23:59:00-23:59", False),  # 2026-11-19T23:58:00Z
+    ],
+)
+def test_behind_compares_instants_across_offsets(
+    make_corpus: MakeCorpus, created: str, after: bool
+) -> None:
+    late = f"{REPORTS}/bench-late.md"
+    root = make_corpus({late: report("bench-late", created, "Latency rose to 5 ms.")})
+    assert (("STATUS_BEHIND_EVIDENCE", late, 6) in located(doctor(root))) is after
