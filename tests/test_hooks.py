@@ -32,13 +32,14 @@ def test_manifest_is_valid() -> None:
     assert run.returncode == 0, run.stdout + run.stderr
 
 
-def test_doctor_hook_checks_the_whole_corpus() -> None:
+def test_doctor_hook_checks_the_whole_corpus_and_shows_warnings() -> None:
     hook = HOOKS["project-corpus-doctor"]
     assert hook["entry"] == "project-corpus context doctor . --format text"
     assert hook["language"] == "python"
     assert hook["pass_filenames"] is False
     assert hook["require_serial"] is True
     assert hook["always_run"] is False
+    assert hook["verbose"] is True  # a passing run's WARN findings are shown
     files = re.compile(hook["files"])
     for path in ("AGENTS.md", STATUS, ".project-corpus/policy.toml"):
         assert files.search(path), path
@@ -46,14 +47,15 @@ def test_doctor_hook_checks_the_whole_corpus() -> None:
         assert not files.search(path), path
 
 
-def test_candidates_hook_gets_the_changed_candidate_files() -> None:
+def test_candidates_hook_runs_when_a_candidate_or_a_source_changes() -> None:
     hook = HOOKS["project-corpus-candidates"]
     assert hook["entry"] == "project-corpus context candidate-validate . --format text"
     assert hook["language"] == "python"
-    assert hook.get("pass_filenames", True) is True
+    assert hook["pass_filenames"] is False  # every candidate: any source edit may stale one
     files = re.compile(hook["files"])
-    assert files.search(".project-corpus/candidates/c-001.json")
-    for path in (".project-corpus/candidates/c.md", ".project-corpus/state/x.json", "c.json"):
+    for path in (".project-corpus/candidates/c-001.json", STATUS, "AGENTS.md"):
+        assert files.search(path), path
+    for path in ("c.json", "src/app.py", "x/.project-corpus/candidates/c.json"):
         assert not files.search(path), path
 
 
@@ -147,9 +149,10 @@ def pip_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def try_repo(
-    repo: Path, hook: str | None, home: Path, cache: Path
+    repo: Path, hook: str | None, home: Path, cache: Path, all_files: bool = True
 ) -> subprocess.CompletedProcess[str]:
-    """`pre-commit try-repo <this repository> [HOOK] --all-files` inside REPO."""
+    """`pre-commit try-repo <this repository> [HOOK] [--all-files]` inside REPO (without
+    --all-files: on the staged files, as at `git commit`)."""
     env = {
         **git_env(),
         "PRE_COMMIT_HOME": str(home / "pre-commit"),
@@ -157,7 +160,8 @@ def try_repo(
         "NO_COLOR": "1",
     }
     env.pop("VIRTUAL_ENV", None)
-    args = ["try-repo", str(REPO), *([hook] if hook else []), "--all-files", "--color", "never"]
+    args = ["try-repo", str(REPO), *([hook] if hook else []), "--color", "never"]
+    args += ["--all-files"] if all_files else []
     return subprocess.run(
         [sys.executable, "-m", "pre_commit", *args],
         cwd=repo,
@@ -212,3 +216,37 @@ def test_hook_fails_on_a_broken_corpus(
     assert "- exit code: 1" in output
     assert re.search(expected, output, flags=re.MULTILINE), output
     assert "Traceback" not in output
+
+
+@pytest.mark.slow
+def test_a_passing_commit_shows_its_warnings(
+    tmp_path: Path, isolated_home: Path, pip_cache: Path
+) -> None:
+    repo = make_repo(tmp_path, "clean")
+    note = repo / ".project-corpus/history/2026-11-26-standup.md"
+    note.write_text("# Standup\n\n## Notes\nThe canary is currently serving reads.\n")
+    git(repo, "add", "--all")
+    run = try_repo(repo, "project-corpus-doctor", isolated_home, pip_cache, all_files=False)
+    output = run.stdout + run.stderr
+    assert run.returncode == 0, output  # a WARN does not block the commit ...
+    assert re.search(r"^project-corpus memory doctor\.+Passed$", output, re.MULTILINE), output
+    where = r"^\.project-corpus/history/2026-11-26-standup\.md:4:1: VOLATILE_WITHOUT_FRESHNESS "
+    assert re.search(where, output, re.MULTILINE), output  # ... but it is shown
+    assert "    The canary is currently serving reads." in output
+    assert re.search(r"^project-corpus: 0 FAIL, 1 WARN, .*; ok$", output, re.MULTILINE)
+
+
+@pytest.mark.slow
+def test_a_candidate_made_stale_in_the_same_commit_blocks_it(
+    tmp_path: Path, isolated_home: Path, pip_cache: Path
+) -> None:
+    repo = make_repo(tmp_path, "clean")  # c-hook-001 cites STATUS by hash and line
+    status = repo / STATUS
+    status.write_text(status.read_text(encoding="utf-8") + "\nOne more line.\n")
+    git(repo, "add", STATUS)  # only STATUS is part of the commit, no candidate file
+    run = try_repo(repo, "project-corpus-candidates", isolated_home, pip_cache, all_files=False)
+    output = run.stdout + run.stderr
+    assert run.returncode == 1, output
+    assert re.search(r"^project-corpus candidate-validate\.+Failed$", output, re.MULTILINE)
+    stale = r"^\.project-corpus/candidates/c-hook-001\.json:\d+:\d+: CANDIDATE_EVIDENCE "
+    assert re.search(stale, output, re.MULTILINE), output
