@@ -233,7 +233,7 @@ def test_a_passing_commit_shows_its_warnings(
     where = r"^\.project-corpus/history/2026-11-26-standup\.md:4:1: VOLATILE_WITHOUT_FRESHNESS "
     assert re.search(where, output, re.MULTILINE), output  # ... but it is shown
     assert "    The canary is currently serving reads." in output
-    assert re.search(r"^project-corpus: 0 FAIL, 1 WARN, .*; ok$", output, re.MULTILINE)
+    assert re.search(r"^project-corpus: 0 FAIL, [1-9][0-9]* WARN, .*; ok$", output, re.MULTILINE)
 
 
 @pytest.mark.slow
