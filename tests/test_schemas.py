@@ -109,7 +109,7 @@ QUERIES = [
     ("текущее состояние кэша", "5"),
     ("previous eviction benchmark history", "100"),
     ("what is the exact next action", "1"),
-    ("zzqxv-no-such-term", "20"),
+    ("zzqxv-unknown-vqxzz", "20"),
 ]
 
 

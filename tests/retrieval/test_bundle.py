@@ -25,10 +25,11 @@ from project_corpus.retrieval import bundle as bundle_mod
 from project_corpus.retrieval import text as textmod
 from project_corpus.retrieval.bundle import check_budget
 from project_corpus.retrieval.bundle import compile_bundle
-from project_corpus.retrieval.bundle import cut_to_bytes
 from project_corpus.retrieval.bundle import estimate_tokens
 from project_corpus.retrieval.rank import query_index
 from project_corpus.retrieval.rank import search
+from project_corpus.retrieval.summary import cut_to_bytes
+from project_corpus.retrieval.summary import split_budget
 from project_corpus.schemas import load_schema
 from project_corpus.schemas import schema_names
 from tests.conftest import BASE_FILES
@@ -43,26 +44,30 @@ from tests.conftest import write_files
 Bundle = dict[str, object]
 Cli = Callable[..., Run]
 
+# What an agent acts on comes first (SPEC §6); the metadata not named yet comes last.
 PROJECT_SUMMARY = (
-    "Protocol-Version: 2.0 | Project-ID: demo-project | Logical-Name: Demo cache"
+    "Logical-Name: Demo cache"
     " | Objective: Build a small, fast read-through cache for the catalogue service."
-    " | Invariants: Never serve an entry older than its time-to-live."
     " | Durable Scope Boundaries: Only the cache layer; the catalogue database is out of scope."
+    " | Invariants: Never serve an entry older than its time-to-live."
     " | Non-Goals: No user interface."
+    " | Protocol-Version: 2.0 | Project-ID: demo-project"
 )
 STATUS_SUMMARY = (
-    "Protocol-Version: 2.0 | Project-ID: demo-project | Lifecycle-Status: ACTIVE"
+    "Exact Next Action: Tune the eviction policy for large catalogue pages."
+    " | Blockers: NONE | Lifecycle-Status: ACTIVE"
     " | Active-Task-ID: tune-eviction | Last-Verified-At: 2026-11-20T09:00:00Z"
-    " | Evidence-Class: OBSERVED"
     " | Current Verified Baseline: The cache serves catalogue reads with a p99 latency of 4 ms."
-    " | Blockers: NONE | Evidence References: - bench-new"
-    " | Exact Next Action: Tune the eviction policy for large catalogue pages."
+    " | Evidence References: - bench-new"
+    " | Protocol-Version: 2.0 | Project-ID: demo-project | Evidence-Class: OBSERVED"
 )
 TASK_SUMMARY = (
-    "Task-ID: tune-eviction | Task-Status: OPEN | Created-At: 2026-11-18"
-    " | Objective: Reduce evictions of hot catalogue pages. | Scope: The eviction policy module."
+    "Task-ID: tune-eviction | Task-Status: OPEN"
+    " | Objective: Reduce evictions of hot catalogue pages."
     " | Constraints: Memory stays under 2 GiB."
     " | Acceptance Criteria: Hit ratio above 95 percent in the weekly benchmark."
+    " | Scope: The eviction policy module."
+    " | Protocol-Version: 2.0 | Project-ID: demo-project | Created-At: 2026-11-18"
 )
 ITEM_KEYS = {
     "item_id",
@@ -144,8 +149,11 @@ def assert_bundle_invariants(bundle: Bundle, max_tokens: int, mandatory: int = 3
     reads = bundle["mandatory_reads"]
     assert isinstance(reads, list)
     assert [r["source_path"] for r in reads] == [i["source_path"] for i in items[:mandatory]]
-    allowance = max(1, (max_tokens - 8) // mandatory)
-    assert all(len(str(i["text"]).encode()) <= allowance * 4 for i in items[:mandatory])
+    most = split_budget(max_tokens, max_tokens, mandatory == 3)  # STATUS at its largest share
+    kinds = ["project", "status", "task"][:mandatory]
+    sizes = [len(str(i["text"]).encode()) for i in items[:mandatory]]
+    assert all(size <= most[kind] * 4 for size, kind in zip(sizes, kinds, strict=True))
+    assert sum(sizes) <= (max_tokens - 8) * 4
     assert bundle["selected_source_snapshot"] == {
         i["source_path"]: i["source_sha256"] for i in items
     }
@@ -352,8 +360,9 @@ def test_summary_of_an_empty_section_never_borrows_from_the_next_section(
     status = STATUS.replace("## Blockers\nNONE\n", "## Blockers\n\n")
     root = built(make_corpus, {".project-corpus/state/STATUS.md": status})
     text = str(items_of(compiled(root, "cache"))[1]["text"])
-    assert " | Blockers: (empty) | Evidence References: - bench-new | " in text
+    assert " | Blockers: (empty) | Lifecycle-Status: ACTIVE | " in text
     assert "Blockers: - bench-new" not in text
+    assert " | Evidence References: - bench-new | " in text
 
 
 def test_summary_skips_subheadings_and_comments_but_stays_inside_the_section(
@@ -383,7 +392,8 @@ def test_task_summary_marks_a_missing_section_and_a_missing_created_at(
     root = built(make_corpus, {".project-corpus/tasks/tune-eviction.md": task})
     text = str(items_of(compiled(root, "cache"))[2]["text"])
     assert text.startswith("Task-ID: tune-eviction | Task-Status: OPEN | Objective: ")
-    assert " | Scope: (missing) | Constraints: Memory stays under 2 GiB." in text
+    assert " | Constraints: Memory stays under 2 GiB. | " in text
+    assert text.endswith(" | Scope: (missing) | Protocol-Version: 2.0 | Project-ID: demo-project")
 
 
 def test_summaries_shrink_to_the_allowance_without_splitting_a_character(
@@ -395,14 +405,12 @@ def test_summaries_shrink_to_the_allowance_without_splitting_a_character(
     )
     root = built(make_corpus, {".project-corpus/state/PROJECT.md": project})
     bundle = compiled(root, "кэш", 80)
-    allowance = (80 - 8) // 3
-    for item in items_of(bundle)[:3]:
+    allowances = split_budget(80, 0, True)
+    for item, kind in zip(items_of(bundle)[:3], ("project", "status", "task"), strict=True):
         data = str(item["text"]).encode("utf-8")
-        assert len(data) <= allowance * 4
+        assert len(data) <= allowances[kind] * 4
         assert data.decode("utf-8") == item["text"]
-    assert str(items_of(bundle)[0]["text"]).startswith(
-        "Protocol-Version: 2.0 | Project-ID: demo-project"
-    )
+    assert str(items_of(bundle)[0]["text"]).startswith("Logical-Name: Demo cache | Objective: П")
     assert len(bundle["mandatory_reads"]) == 3  # type: ignore[arg-type]
     assert_bundle_invariants(bundle, 80)
 

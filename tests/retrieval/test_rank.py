@@ -13,11 +13,16 @@ from hypothesis import strategies as st
 from project_corpus.corpus.items import corpus_items
 from project_corpus.corpus.snapshot import collect
 from project_corpus.errors import ContextError
+from project_corpus.models import Corpus
+from project_corpus.retrieval import score
 from project_corpus.retrieval.rank import search
+from project_corpus.retrieval.text import NEGATIONS_AND_MODALS
+from project_corpus.retrieval.text import STOPWORDS
 from project_corpus.retrieval.text import query_stems
 from project_corpus.retrieval.text import stem
 from project_corpus.retrieval.text import stem_prefix
 from project_corpus.retrieval.text import stems
+from tests.conftest import TASK
 from tests.conftest import MakeCorpus
 from tests.conftest import Run
 from tests.conftest import report
@@ -55,22 +60,31 @@ def test_policy_denied_file_never_appears(example: Path, cli: object) -> None:
     assert "private-notes" not in str(doc["results"])
 
 
+def _idf_by_hand(corpus: Corpus, query: str) -> dict[str, float]:
+    """IDF of each query term over every item's text, section path and document title."""
+    items = corpus_items(corpus)
+    titles = {
+        s.path: next((h.title for h in s.doc.headings if h.level == 1), "") for s in corpus.sources
+    }
+    own = [
+        set(stems(i.text)) | set(stems(i.section)) | set(stems(titles[i.source_path]))
+        for i in items
+    ]
+    terms = set(query_stems(query))
+    df = {t: sum(1 for stems_of in own if t in stems_of) for t in terms}
+    return {t: math.log(1 + (len(items) - df[t] + 0.5) / (df[t] + 0.5)) for t in terms}
+
+
 def test_score_is_the_sum_of_the_documented_parts(make_corpus: MakeCorpus) -> None:
     corpus = collect(make_corpus())
     query = "weekly benchmark"
     result = next(r for r in search(corpus, query) if r.item.text.startswith("Hit ratio"))
-    n = len(corpus_items(corpus))
-    terms = set(query_stems(query))
-    df = {
-        t: sum(1 for i in corpus_items(corpus) if t in set(stems(i.text)) | set(stems(i.section)))
-        for t in terms
-    }
-    idf = {t: math.log(1 + (n - df[t] + 0.5) / (df[t] + 0.5)) for t in terms}
-    lexical = math.floor(200 * sum(idf.values()) / sum(idf.values()))
+    idf = _idf_by_hand(corpus, query)
+    lexical = math.floor(score.LEXICAL_WEIGHT * sum(idf.values()) / sum(idf.values()))
     stamps = sorted({s.timestamp for s in corpus.sources if s.timestamp})
     recency = (10 * (stamps.index(result.item.timestamp) + 1)) // len(stamps)
-    # every term hits; phrase +25; ACTIVE_TASK 65; current +20; recency; section +3
-    assert result.score == lexical + 25 + 65 + 20 + recency + 3
+    # every term hits; phrase; ACTIVE_TASK; current; recency; section
+    assert result.score == lexical + score.PHRASE_WEIGHT + 65 + 20 + recency + 3
     assert result.reasons == (
         "lexical_terms:benchmark,week",
         "exact_phrase",
@@ -89,6 +103,9 @@ def test_partial_matches_score_by_idf_share(make_corpus: MakeCorpus) -> None:
     )
     assert full.reasons[0] == "lexical_terms:week"
     assert "exact_phrase" not in full.reasons
+    idf = _idf_by_hand(corpus, "weekly xylophone")
+    share = math.floor(1000 * idf["week"] / sum(idf.values()))
+    assert full.score - (share + 65 + 20 + 3) in range(11)  # the rest is recency
 
 
 def test_historical_intent_lifts_old_sources(make_corpus: MakeCorpus) -> None:
@@ -97,7 +114,9 @@ def test_historical_intent_lifts_old_sources(make_corpus: MakeCorpus) -> None:
     old = {p: s for p, _, s in top(root, "previous latency")}
     new, prev = R + "bench-new.md", R + "bench-old.md"
     assert plain[new] > plain[prev]
-    assert old[prev] - old[new] == plain[prev] - plain[new] + 70
+    assert old[prev] > old[new]
+    lift = score.HISTORICAL_INTENT_WEIGHT["superseded"]
+    assert old[prev] - old[new] == plain[prev] - plain[new] + lift
     reasons = next(
         r.reasons
         for r in search(collect(root), "previous latency")
@@ -107,17 +126,74 @@ def test_historical_intent_lifts_old_sources(make_corpus: MakeCorpus) -> None:
     assert "temporal:superseded" in reasons
 
 
-def test_role_bonus_applies_to_status_for_state_words(make_corpus: MakeCorpus) -> None:
-    results = search(collect(make_corpus()), "current blockers")
-    status = [r for r in results if r.item.source_path == STATUS]
-    assert status
-    assert all("canonical_current_state_role" in r.reasons for r in status)
+def test_historical_item_never_outranks_a_current_one_of_comparable_match(
+    make_corpus: MakeCorpus,
+) -> None:
+    same = "The warm pool keeps catalogue pages resident."
+    root = make_corpus(
+        {
+            ".project-corpus/history/2026-01.md": f"# Old\nDate: 2026-01-01\n\n## Notes\n{same}\n",
+            ".project-corpus/reports/warm.md": report("warm", "2026-11-25", same + " Still."),
+        }
+    )
+    paths = [p for p, _, _ in top(root, "warm pool catalogue pages resident")]
+    assert paths.index(R + "warm.md") < paths.index(".project-corpus/history/2026-01.md")
+
+
+def test_role_bonus_lifts_only_the_lines_of_the_named_section(make_corpus: MakeCorpus) -> None:
+    results = search(collect(make_corpus()), "what is the next action")
+    assert results[0].item.text == "Tune the eviction policy for large catalogue pages."
+    assert "canonical_current_state_role" in results[0].reasons
+    roled = [r for r in results if "canonical_current_state_role" in r.reasons]
+    assert {r.item.section for r in roled} == {"Exact Next Action"}
 
 
 def test_role_bonus_applies_to_project_for_identity_words(make_corpus: MakeCorpus) -> None:
     results = search(collect(make_corpus()), "objective")
     assert results[0].item.source_path == ".project-corpus/state/PROJECT.md"
     assert "canonical_identity_role" in results[0].reasons
+
+
+def test_a_heading_is_never_a_result_when_its_section_has_content(
+    make_corpus: MakeCorpus,
+) -> None:
+    history = "# Notes\nDate: 2026-02-01\n\n## Exact Next Action\n\n## Plain\nSomething else.\n"
+    root = make_corpus({".project-corpus/history/2026-02.md": history})
+    results = search(collect(root), "exact next action", 100)
+    headings = [r.item for r in results if r.item.kind == "heading"]
+    assert [(h.source_path, h.text) for h in headings] == [
+        (".project-corpus/history/2026-02.md", "## Exact Next Action")
+    ]  # only the heading of an empty section; STATUS's answers its question with its line
+    assert results[0].item.text == "Tune the eviction policy for large catalogue pages."
+
+
+def test_a_metadata_line_answers_only_a_question_about_its_key(make_corpus: MakeCorpus) -> None:
+    corpus = collect(make_corpus())
+    by_value = search(corpus, "tune eviction", 100)
+    assert not any(r.item.text.startswith("Active-Task-ID:") for r in by_value)
+    by_key = search(corpus, "what is the lifecycle status", 100)
+    assert by_key[0].item.text == "Lifecycle-Status: ACTIVE"
+    named = search(corpus, "bench-new", 100)
+    assert any(r.item.text == "Report-ID: bench-new" for r in named)  # names its own report
+
+
+def test_negations_and_modals_are_terms(make_corpus: MakeCorpus) -> None:
+    constraint = "- The exporter must not add a label per key."
+    task = TASK.replace("Memory stays under 2 GiB.", f"Memory stays under 2 GiB.\n{constraint}")
+    root = make_corpus({".project-corpus/tasks/tune-eviction.md": task})
+    results = search(collect(root), "what must the exporter not add")
+    assert results[0].item.text == constraint
+    assert results[0].reasons[0] == "lexical_terms:add,export,must,not"
+    assert NEGATIONS_AND_MODALS.isdisjoint(STOPWORDS)
+
+
+def test_a_russian_question_finds_an_english_section_through_the_glossary(
+    make_corpus: MakeCorpus,
+) -> None:
+    results = search(collect(make_corpus()), "какое следующее действие")
+    assert results[0].item.text == "Tune the eviction policy for large catalogue pages."
+    assert "glossary_terms:действ,след" in results[0].reasons
+    assert search(collect(make_corpus()), "какая латентность") == []  # outside the glossary
 
 
 def test_items_without_a_hit_are_not_results(make_corpus: MakeCorpus) -> None:

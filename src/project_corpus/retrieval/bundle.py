@@ -9,32 +9,18 @@ in `docs/bundle.md`.
 from __future__ import annotations
 
 import re
-from typing import NamedTuple
 
-from project_corpus.corpus.items import make_item
-from project_corpus.corpus.markdown import COMMENT_RE
-from project_corpus.corpus.markdown import FENCE_RE
-from project_corpus.corpus.protocol import PROJECT_KEYS
-from project_corpus.corpus.protocol import PROJECT_SECTIONS
-from project_corpus.corpus.protocol import STATUS_KEYS
-from project_corpus.corpus.protocol import STATUS_SECTIONS
-from project_corpus.corpus.protocol import TASK_SECTIONS
-from project_corpus.corpus.protocol import section_text
 from project_corpus.errors import ContextError
 from project_corpus.jsonio import canonical_bytes
 from project_corpus.jsonio import canonical_sha256
 from project_corpus.models import INDEX_SCHEMA_VERSION
-from project_corpus.models import PROJECT_PATH
-from project_corpus.models import STATUS_PATH
 from project_corpus.models import Corpus
-from project_corpus.models import Document
 from project_corpus.models import Item
-from project_corpus.models import Source
-from project_corpus.models import Span
 from project_corpus.retrieval import text as textmod
 from project_corpus.retrieval.rank import Result
 from project_corpus.retrieval.rank import check_query
 from project_corpus.retrieval.rank import search
+from project_corpus.retrieval.summary import mandatory_entries
 from project_corpus.timeparse import utc_now
 
 SCHEMA_VERSION = "1"
@@ -60,29 +46,9 @@ DEFAULT_TOKENS = 1200
 MAX_ENVELOPE_BYTES = 65_536
 MAX_ITEMS = 50
 RETRIEVAL_LIMIT = 100
-SUMMARY_RESERVE = 8
-MANDATORY_SCORE = 10_000
 ESTIMATOR = "utf8_excerpt_bytes_div_4_ceil"
-SUMMARY_SEPARATOR = " | "
-EMPTY_SECTION = "(empty)"
-MISSING_SECTION = "(missing)"
 HASH_EXCLUDED = ("created_at", "bundle_sha256")
 _BUDGET_RE = re.compile(r"[0-9]{1,6}")
-
-
-class Mandatory(NamedTuple):
-    """What the bounded summary of one mandatory source is made of."""
-
-    kind: str  # project | status | task
-    keys: tuple[str, ...]
-    sections: tuple[str, ...]
-
-
-PROJECT_SUMMARY = Mandatory("project", PROJECT_KEYS, PROJECT_SECTIONS)
-STATUS_SUMMARY = Mandatory("status", STATUS_KEYS, STATUS_SECTIONS)
-TASK_SUMMARY = Mandatory("task", ("Task-ID", "Task-Status", "Created-At"), TASK_SECTIONS)
-
-# Top-level keys of a bundle and their JSON types (a receipt refuses anything else).
 
 
 # --- budget and text measures ---------------------------------------------------------------
@@ -107,73 +73,6 @@ def check_budget(value: object) -> int:
 def estimate_tokens(text: str) -> int:
     """tokens(text) = max(1, ceil(UTF-8 bytes / 4))."""
     return max(1, -(-len(text.encode("utf-8")) // 4))
-
-
-def cut_to_bytes(text: str, limit: int) -> str:
-    """TEXT cut to at most LIMIT UTF-8 bytes without splitting a character."""
-    data = text.encode("utf-8")
-    if len(data) <= limit:
-        return text
-    return data[:limit].decode("utf-8", "ignore").rstrip()
-
-
-# --- mandatory summaries ----------------------------------------------------------------------
-
-
-def first_content_line(doc: Document, title: str) -> str:
-    """The first content line of the H2 section TITLE, never reaching into the next section.
-
-    Sub-headings, HTML comments (suppression markers) and fence lines are structure, not
-    content; a section without content gives `(empty)`, an absent one `(missing)`.
-    """
-    headings = {h.line for h in doc.headings}
-    for number, line in section_text(doc, title):
-        if number not in headings and not COMMENT_RE.match(line) and not FENCE_RE.match(line):
-            return line.strip()
-    present = any(h.level == 2 and h.title == title for h in doc.headings)
-    return EMPTY_SECTION if present else MISSING_SECTION
-
-
-def summary_text(doc: Document, spec: Mandatory) -> str:
-    """Metadata lines, then `Heading: first content line` per required section, joined."""
-    parts = [
-        f"{key}: {value}".rstrip()
-        for key in spec.keys
-        if (value := doc.meta_value(key)) is not None
-    ]
-    parts += [f"{title}: {first_content_line(doc, title)}" for title in spec.sections]
-    return SUMMARY_SEPARATOR.join(parts)
-
-
-def mandatory_sources(corpus: Corpus) -> list[tuple[Mandatory, Source]]:
-    """PROJECT, STATUS and the active Task when it is a source of this project."""
-    chosen = []
-    for spec, path in ((PROJECT_SUMMARY, PROJECT_PATH), (STATUS_SUMMARY, STATUS_PATH)):
-        source = corpus.source(path)
-        if source is None:
-            raise ContextError("CONTEXT_SCOPE", f"{path} is not a scoped source")
-        chosen.append((spec, source))
-    task = corpus.source(corpus.active_path) if corpus.active_path else None
-    if task is not None and not task.foreign:
-        chosen.append((TASK_SUMMARY, task))
-    return chosen
-
-
-def mandatory_entry(
-    spec: Mandatory, source: Source, allowance: int
-) -> tuple[dict[str, object], dict[str, object]]:
-    """(bundle item, mandatory read) of one mandatory source; the summary fits ALLOWANCE tokens."""
-    text = cut_to_bytes(summary_text(source.doc, spec), allowance * 4)
-    line_end = max(1, source.line_count)
-    item = make_item(source, Span("summary", 1, line_end, "", 0, text))
-    reasons = (f"mandatory_{spec.kind}", "bounded_authority_summary")
-    read: dict[str, object] = {
-        "source_path": source.path,
-        "source_sha256": source.sha256,
-        "reason": f"full_primary_{spec.kind}_read_required",
-        "required_sections": list(spec.sections),
-    }
-    return Result(item, MANDATORY_SCORE, reasons).as_dict(), read
 
 
 # --- ranked items -----------------------------------------------------------------------------
@@ -313,9 +212,7 @@ def compile_bundle(
     """The Context Bundle v1 for QUERY over a verified CORPUS (SPEC §6)."""
     max_tokens = check_budget(max_tokens)
     check_query(query)
-    specs = mandatory_sources(corpus)
-    allowance = max(1, (max_tokens - SUMMARY_RESERVE) // len(specs))
-    entries = [mandatory_entry(spec, source, allowance) for spec, source in specs]
+    entries = mandatory_entries(corpus, max_tokens)
     items = [item for item, _ in entries]
     bundle = _skeleton(corpus, query, max_tokens, items, [read for _, read in entries])
     base = len(canonical_bytes(bundle))

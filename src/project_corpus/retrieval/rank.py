@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import bisect
-import math
 import re
 from typing import NamedTuple
 
@@ -12,28 +11,19 @@ from project_corpus.corpus.snapshot import paused_gc
 from project_corpus.errors import ContextError
 from project_corpus.models import FRESHNESS_REQUIREMENT
 from project_corpus.models import PROJECT_PATH
-from project_corpus.models import STATUS_PATH
 from project_corpus.models import Corpus
 from project_corpus.models import Item
+from project_corpus.models import Source
+from project_corpus.retrieval import glossary
 from project_corpus.retrieval import text as textmod
+from project_corpus.retrieval.score import Query
+from project_corpus.retrieval.score import idf
+from project_corpus.retrieval.score import score_item
 
-AUTHORITY_WEIGHT = {
-    "CANONICAL": 80,
-    "ACTIVE_TASK": 65,
-    "CITED_REPORT": 50,
-    "SCOPED_REPORT": 30,
-    "OTHER_TASK": 15,
-    "OTHER_STATE": 10,
-    "HISTORY": 0,
-}
-TEMPORAL_WEIGHT = {"current": 20, "scoped": 5, "unknown": -5, "historical": -15, "superseded": -45}
-STATUS_ROLE_WORDS = (
-    "status state lifecycle baseline current blocker next статус состояние текущий блокер следующий"
-).split()
-PROJECT_ROLE_WORDS = (
-    "identity objective invariant durable scope goal идентичность цель инвариант граница"
-).split()
 MAX_LIMIT = 100
+# Metadata keys that name their own document: such a line answers a question naming it.
+SELF_NAMING = {"task": ("Task-ID",), "report": ("Report-ID",)}
+PROJECT_NAMING = ("Project-ID", "Logical-Name")
 
 
 class Analysis:
@@ -48,17 +38,21 @@ class Analysis:
     """
 
     def __init__(self, corpus: Corpus) -> None:
-        self.items = LazyItems([s for s in corpus.sources if s.project_id == corpus.project_id])
-        self.blob, self.starts = textmod.fold_joined(
-            [text + "\n" + section for _, _, _, section, _, text in self.items.spans]
-        )
+        own = [s for s in corpus.sources if s.project_id == corpus.project_id]
+        self.items = LazyItems(own)
+        parts: list[str] = []
+        for source in own:  # an item's words: its text, its section path, its document's title
+            title = "\n" + _title(source)
+            parts += [text + "\n" + section + title for *_, section, _, text in source.doc.spans]
+        self.blob, self.starts = textmod.fold_joined(parts)
         self.n_items = sum(len(s.doc.spans) for s in corpus.sources)
         stamps = sorted({s.timestamp for s in corpus.sources if s.timestamp})
         self.recency = {stamp: (10 * (i + 1)) // len(stamps) for i, stamp in enumerate(stamps)}
         self._text_sets: dict[int, frozenset[str]] = {}
+        self._section_roles: dict[str, frozenset[str]] = {}
 
     def hits(self, terms: set[str]) -> dict[int, set[str]]:
-        """{item index: the query terms among its stems (text + section path)}."""
+        """{item index: the given stems among its own (text, section path, document title)}."""
         found: dict[int, set[str]] = {}
         blob, starts = self.blob, self.starts
         for prefix in _minimal_prefixes({textmod.stem_prefix(t) for t in terms}):
@@ -71,6 +65,43 @@ class Analysis:
                 if stem in terms:
                     found.setdefault(bisect.bisect_right(starts, start) - 1, set()).add(stem)
         return found
+
+    def section_roles(self, section: str) -> frozenset[str]:
+        """The glossary concepts a section heading path names (cached per path)."""
+        cached = self._section_roles.get(section)
+        if cached is None:
+            cached = self._section_roles[section] = glossary.section_concepts(section)
+        return cached
+
+    def is_answer(self, index: int, hit_forms: frozenset[str]) -> bool:
+        """Whether an item that holds HIT_FORMS can be a result (SPEC §5 rule 4): a heading
+        only when its section holds nothing else; a metadata line only when the query hits
+        its key ("what is the lifecycle status") or it is the line that names its own
+        document (`Report-ID:` of a report...); a line without a word of its own (a table
+        rule `|---|`) never."""
+        span, owner = self.items.spans[index], self.items.owners[index]
+        if span.kind == "heading":
+            return not self.heading_has_content(index)
+        if span.kind == "meta":
+            key = span.text.partition(":")[0]
+            own = PROJECT_NAMING if owner.path == PROJECT_PATH else ()
+            own_name = key in own or key in SELF_NAMING.get(owner.source_type, ())
+            return own_name or not hit_forms.isdisjoint(textmod.stems(key))
+        return textmod.TOKEN_RE.search(span.text) is not None
+
+    def heading_has_content(self, index: int) -> bool:
+        """Whether the heading item at INDEX opens a section that holds another item (SPEC §3):
+        a non-heading item follows before the next heading of the same or a higher level."""
+        spans, owners = self.items.spans, self.items.owners
+        owner, depth = owners[index], _depth(spans[index].section)
+        for other in range(index + 1, len(spans)):
+            if owners[other] is not owner:
+                return False
+            if spans[other].kind != "heading":
+                return True
+            if _depth(spans[other].section) <= depth:
+                return False
+        return False
 
     def text_set(self, index: int) -> frozenset[str]:
         """Stems of an item's text (near-duplicate identity)."""
@@ -93,6 +124,16 @@ class Result(NamedTuple):
             freshness_requirement=FRESHNESS_REQUIREMENT,
         )
         return data
+
+
+def _title(source: Source) -> str:
+    """The document's H1 title: its words count for every item of the document (SPEC §3)."""
+    return next((h.title for h in source.doc.headings if h.level == 1), "")
+
+
+def _depth(section: str) -> int:
+    """0 for the part before the first H2 (an H1's), else the number of heading levels."""
+    return section.count(" > ") + 1 if section else 0
 
 
 def _minimal_prefixes(prefixes: set[str]) -> list[str]:
@@ -156,86 +197,36 @@ def search(corpus: Corpus, query: str, limit: int = 20) -> list[Result]:
     """Ranked, de-duplicated results for QUERY (the whole of SPEC §5's formula)."""
     limit = check_limit(limit)
     query_seq = check_query(query)
-    terms = set(query_seq)
+    terms = frozenset(query_seq)
     analysis = analyse(corpus)
-    found = analysis.hits(terms)
-    idf = {t: _idf(analysis.n_items, sum(1 for h in found.values() if t in h)) for t in terms}
-    total_idf = sum(idf.values())
-    ctx = _QueryContext(
+    forms = {t: glossary.variants(t) for t in terms}
+    found = analysis.hits(set().union(*forms.values()))
+    matched = {i: frozenset(t for t in terms if forms[t] & stems) for i, stems in found.items()}
+    weights = {t: idf(analysis.n_items, sum(1 for h in matched.values() if t in h)) for t in terms}
+    ctx = Query(
         query_seq,
         terms,
-        idf,
-        total_idf,
+        weights,
+        sum(weights.values()),
         textmod.has_historical_intent(terms),
-        bool(terms & _role_stems(STATUS_ROLE_WORDS)),
-        bool(terms & _role_stems(PROJECT_ROLE_WORDS)),
+        glossary.addressed(set(terms)),
     )
-    items, recency = analysis.items, analysis.recency
-    scored = [_score(ctx, items[i], hits, recency, i) for i, hits in found.items()]
+    scored = [
+        _result(ctx, analysis, i, hits, frozenset(t for t in hits if t not in found[i]))
+        for i, hits in matched.items()
+        if analysis.is_answer(i, frozenset().union(*(forms[t] for t in hits)))
+    ]
     scored.sort(key=lambda r: (-r[0].score, r[0].item.source_path, r[0].item.line_start))
     return _dedup(scored, analysis, limit)
 
 
-class _QueryContext(NamedTuple):
-    seq: list[str]
-    terms: set[str]
-    idf: dict[str, float]
-    total_idf: float
-    historical: bool
-    status_role: bool
-    project_role: bool
-
-
-def _idf(n_items: int, df: int) -> float:
-    return math.log(1 + (n_items - df + 0.5) / (df + 0.5))
-
-
-_ROLE_CACHE: dict[tuple[str, ...], frozenset[str]] = {}
-
-
-def _role_stems(words: list[str]) -> frozenset[str]:
-    key = tuple(words)
-    if key not in _ROLE_CACHE:
-        _ROLE_CACHE[key] = frozenset(textmod.stem(w) for w in words)
-    return _ROLE_CACHE[key]
-
-
-def _contains_sequence(haystack: list[str], needle: list[str]) -> bool:
-    width = len(needle)
-    return any(haystack[i : i + width] == needle for i in range(len(haystack) - width + 1))
-
-
-def _score(
-    ctx: _QueryContext, item: Item, hits: set[str], recency: dict[str, int], index: int
+def _result(
+    ctx: Query, analysis: Analysis, index: int, hits: frozenset[str], translated: frozenset[str]
 ) -> tuple[Result, int]:
-    reasons = [f"lexical_terms:{','.join(sorted(hits))}"]
-    score = math.floor(200 * sum(ctx.idf[t] for t in hits) / ctx.total_idf)
-    phrase_possible = len(ctx.seq) >= 2 and len(hits) == len(ctx.terms)
-    if phrase_possible and _contains_sequence(textmod.content_stems(item.text), ctx.seq):
-        score += 25
-        reasons.append("exact_phrase")
-    if ctx.historical and item.temporal_status in ("historical", "superseded"):
-        score += 70
-        reasons.append("historical_query_intent")
-    score += AUTHORITY_WEIGHT[item.authority_class] + TEMPORAL_WEIGHT[item.temporal_status]
-    reasons += [
-        f"authority:{item.authority_class}",
-        f"temporal:{item.temporal_status}",
-        "exact_project_scope",
-    ]
-    if ctx.status_role and item.source_path == STATUS_PATH:
-        score += 50
-        reasons.append("canonical_current_state_role")
-    if ctx.project_role and item.source_path == PROJECT_PATH:
-        score += 50
-        reasons.append("canonical_identity_role")
-    if item.timestamp:
-        score += recency[item.timestamp]
-        reasons.append("explicit_timestamp")
-    if item.section:
-        score += 3
-        reasons.append("section_provenance")
-    return Result(item, score, tuple(reasons)), index
+    item = analysis.items[index]
+    roles = analysis.section_roles(item.section)
+    score, reasons = score_item(ctx, item, hits, translated, roles, analysis.recency)
+    return Result(item, score, reasons), index
 
 
 def _dedup(scored: list[tuple[Result, int]], analysis: Analysis, limit: int) -> list[Result]:

@@ -1,10 +1,16 @@
-"""Tokens, Snowball stems and stopwords (SPEC §5). One stem cache per process."""
+"""Tokens, Snowball stems and stopwords (SPEC §5). One stem cache per process.
+
+Stopwords are function words only: negations and modals (`not`, `no`, `never`, `must`,
+`without`, `не`, `нет`, `нельзя`, `без`, `должен`) carry meaning in constraints ("what must
+the draft not include") and are terms; `NEGATIONS_AND_MODALS` pins them (a test checks).
+"""
 
 from __future__ import annotations
 
 import importlib
 import re
 import sys
+from collections.abc import Iterable
 from functools import lru_cache
 from itertools import accumulate
 from typing import Any
@@ -15,18 +21,19 @@ LATIN_RE = re.compile(r"[a-z]")
 
 STOPWORDS = frozenset(
     """a an the is are was were be been being am do does did what which who whom whose when where
-    why how of to in on at by for from with about as into onto over under and or but not no nor so
+    why how of to in on at by for from with about as into onto over under and or but nor so
     if then than that this these those it its there here i we you he she they me us them my our
-    your his her their can could should would will shall may might must has have had any some all
-    и в во не что он на я с со как а то все она так его но да ты к у же вы за бы по только ее мне
-    было вот от меня еще нет о из ему теперь когда даже ну вдруг ли если уже или ни быть был него
+    your his her their can could should would will shall may might has have had any some all
+    и в во что он на я с со как а то все она так его но да ты к у же вы за бы по только ее мне
+    было вот от меня еще о из ему теперь когда даже ну вдруг ли если уже или ни быть был него
     до вас нибудь опять уж вам ведь там потом себя ничего ей может они тут где есть надо ней для
-    мы тебя их чем была сам чтоб без будто чего раз тоже себе под будет ж тогда кто этот того
+    мы тебя их чем была сам чтоб будто чего раз тоже себе под будет ж тогда кто этот того
     потому этого какой совсем ним здесь этом один почти мой тем чтобы нее были куда зачем
     всех никогда можно при наконец два об другой хоть после над больше тот через эти нас про всего
-    них какая много разве три эту моя впрочем хорошо свою этой перед иногда лучше чуть том нельзя
+    них какая много разве три эту моя впрочем хорошо свою этой перед иногда лучше чуть том
     такой им более всегда конечно всю между это каков какое какие""".split()
 )
+NEGATIONS_AND_MODALS = frozenset("not no never must without не нет нельзя без должен".split())
 
 HISTORICAL_PREFIXES = (
     "old",
@@ -146,7 +153,7 @@ def content_stems(text: str) -> list[str]:
     return [stem(t) for t in raw_tokens(text) if t not in STOPWORDS]
 
 
-def has_historical_intent(terms: set[str] | list[str]) -> bool:
+def has_historical_intent(terms: Iterable[str]) -> bool:
     return any(term.startswith(HISTORICAL_PREFIXES) for term in terms)
 
 

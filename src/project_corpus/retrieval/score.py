@@ -1,0 +1,131 @@
+"""The retrieval score of one item (SPEC §5): every weight, and one reason per component.
+
+`docs/retrieval.md` explains each weight and records the dataset figures it was chosen on.
+Term evidence comes first: the lexical share is worth up to 1,000 points, so the priors
+(authority, time, recency, section: at most 113 points together) order matches of comparable
+strength and cannot lift a line that shares one common word over a line that answers most of
+the question. The role bonus is evidence too: it counts the question's Protocol words again
+for the lines of the section the question names.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import NamedTuple
+
+from project_corpus.models import PROJECT_PATH
+from project_corpus.models import STATUS_PATH
+from project_corpus.models import Item
+from project_corpus.retrieval import text as textmod
+
+LEXICAL_WEIGHT = 1000
+PHRASE_WEIGHT = 50
+ROLE_WEIGHT = 500
+SECTION_WEIGHT = 3
+RECENCY_WEIGHT = 10
+AUTHORITY_WEIGHT = {
+    "CANONICAL": 80,
+    "ACTIVE_TASK": 65,
+    "CITED_REPORT": 50,
+    "SCOPED_REPORT": 30,
+    "OTHER_TASK": 15,
+    "OTHER_STATE": 10,
+    "HISTORY": 0,
+}
+TEMPORAL_WEIGHT = {
+    "current": 20,
+    "scoped": 5,
+    "unknown": -5,
+    "historical": -60,
+    "superseded": -250,
+}
+# With historical intent an old item gets its demotion back and then some: it outranks a
+# current item (authority + temporal at most 100) of comparable match.
+HISTORICAL_INTENT_WEIGHT = {"historical": 180, "superseded": 370}
+ROLE_REASONS = {
+    STATUS_PATH: "canonical_current_state_role",
+    PROJECT_PATH: "canonical_identity_role",
+}
+SECTION_ROLE_REASON = "protocol_section_role"
+
+
+class Query(NamedTuple):
+    """What every item of one query is scored against."""
+
+    seq: list[str]  # the query stems in order (phrase matching)
+    terms: frozenset[str]
+    idf: dict[str, float]
+    total_idf: float
+    historical: bool
+    roles: dict[str, frozenset[str]]  # addressed concept -> its terms in the query
+
+
+def idf(n_items: int, df: int) -> float:
+    return math.log(1 + (n_items - df + 0.5) / (df + 0.5))
+
+
+def share(query: Query, terms: frozenset[str] | set[str], weight: int) -> int:
+    """WEIGHT times the IDF share of TERMS in the query, rounded down."""
+    return math.floor(weight * sum(query.idf[t] for t in terms) / query.total_idf)
+
+
+def _contains_sequence(haystack: list[str], needle: list[str]) -> bool:
+    width = len(needle)
+    return any(haystack[i : i + width] == needle for i in range(len(haystack) - width + 1))
+
+
+def _evidence(
+    query: Query, item: Item, hits: frozenset[str], translated: frozenset[str]
+) -> tuple[int, list[str]]:
+    """The lexical share and the phrase bonus."""
+    reasons = [f"lexical_terms:{','.join(sorted(hits))}"]
+    if translated:
+        reasons.append(f"glossary_terms:{','.join(sorted(translated))}")
+    score = share(query, hits, LEXICAL_WEIGHT)
+    phrase_possible = len(query.seq) >= 2 and len(hits) == len(query.terms)
+    if phrase_possible and _contains_sequence(textmod.content_stems(item.text), query.seq):
+        score += PHRASE_WEIGHT
+        reasons.append("exact_phrase")
+    return score, reasons
+
+
+def _role(query: Query, item: Item, section_roles: frozenset[str]) -> tuple[int, list[str]]:
+    """The role bonus: the item lies in a section the question names."""
+    names = section_roles & query.roles.keys()
+    if not names:
+        return 0, []
+    terms = frozenset().union(*(query.roles[name] for name in names))
+    return share(query, terms, ROLE_WEIGHT), [
+        ROLE_REASONS.get(item.source_path, SECTION_ROLE_REASON)
+    ]
+
+
+def score_item(
+    query: Query,
+    item: Item,
+    hits: frozenset[str],
+    translated: frozenset[str],
+    section_roles: frozenset[str],
+    recency: dict[str, int],
+) -> tuple[int, tuple[str, ...]]:
+    """(score, selection reasons) of ITEM, which holds the query terms HITS."""
+    score, reasons = _evidence(query, item, hits, translated)
+    if query.historical and item.temporal_status in HISTORICAL_INTENT_WEIGHT:
+        score += HISTORICAL_INTENT_WEIGHT[item.temporal_status]
+        reasons.append("historical_query_intent")
+    score += AUTHORITY_WEIGHT[item.authority_class] + TEMPORAL_WEIGHT[item.temporal_status]
+    reasons += [
+        f"authority:{item.authority_class}",
+        f"temporal:{item.temporal_status}",
+        "exact_project_scope",
+    ]
+    role, role_reasons = _role(query, item, section_roles)
+    score += role
+    reasons += role_reasons
+    if item.timestamp and item.authority_class != "CANONICAL":  # canonical: current by rule
+        score += recency[item.timestamp]
+        reasons.append("explicit_timestamp")
+    if item.section:
+        score += SECTION_WEIGHT
+        reasons.append("section_provenance")
+    return score, tuple(reasons)
