@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
 from collections.abc import Callable
 from pathlib import Path
 
@@ -22,6 +21,7 @@ from project_corpus.retrieval.bundle import compile_bundle
 from project_corpus.retrieval.rank import search
 from tests.conftest import FIXTURES
 from tests.conftest import Run
+from tests.conftest import copy_fixture
 
 Cli = Callable[..., Run]
 DATASET = FIXTURES / "retrieval"
@@ -149,8 +149,7 @@ def line_hits() -> dict[str, int]:
 
 @pytest.mark.parametrize("corpus", CORPORA)
 def test_corpus_eval_figures_hold(corpus: str, cli: Cli, tmp_path: Path) -> None:
-    root = tmp_path / corpus
-    shutil.copytree(DATASET / corpus, root)
+    root = copy_fixture(DATASET / corpus, tmp_path / corpus)
     assert cli("context", "build", root).code == 0
     run = cli("context", "eval", root, "--dataset", root / "eval.json")
     assert run.code in (0, 1), run.err
