@@ -12,6 +12,9 @@ import pytest
 from project_corpus import errors_doc
 from project_corpus.cli.app import cli
 from project_corpus.errors import ERRORS
+from project_corpus.errors import EXIT_CODES
+from project_corpus.errors import EXIT_ERROR
+from project_corpus.errors import EXIT_INTERNAL
 from project_corpus.errors import ContextError
 from project_corpus.schemas import schema_names
 
@@ -104,9 +107,23 @@ def test_every_command_is_documented(name: str) -> None:
 def test_global_options_and_exit_codes_are_documented() -> None:
     for option in ("--version", "--debug", "--help"):
         assert option in CLI_DOC["Global options"]
-    for code in ("| 0 |", "| 1 |", "| 2 |", "| 3 |"):
-        assert code in CLI_DOC["Exit codes"]
     assert '"error":' in CLI_DOC["Error envelope"]
+
+
+def test_the_exit_code_table_equals_the_codes() -> None:
+    """docs/cli.md's table has exactly the codes of `errors.EXIT_CODES`, with their meanings."""
+    rows = re.findall(r"^\| (\d+) \| (.+) \|$", CLI_DOC["Exit codes"], re.MULTILINE)
+    assert [int(code) for code, _ in rows] == sorted(EXIT_CODES)
+    for code, meaning in rows:
+        assert meaning.startswith(EXIT_CODES[int(code)]), code
+    assert errors_doc.exit_code("INTERNAL_ERROR") == EXIT_INTERNAL
+    assert {errors_doc.exit_code(code) for code in ERRORS} == {EXIT_ERROR, EXIT_INTERNAL}
+
+
+def test_the_github_action_words_cover_every_exit_code() -> None:
+    from project_corpus import github_action
+
+    assert set(github_action.RESULT_WORDS) == set(EXIT_CODES)
 
 
 def test_every_shipped_schema_is_named_in_the_cli_doc() -> None:

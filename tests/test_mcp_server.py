@@ -24,6 +24,7 @@ from typing import Any
 from typing import TypeVar
 
 import anyio
+import click
 import pytest
 
 from project_corpus import trust
@@ -371,6 +372,35 @@ def test_input_schemas_are_strict_and_have_no_paths() -> None:
     }
     assert mcp_server.json_type(None) == "null"
     assert mcp_server.json_type(True) == "boolean"
+
+
+@pytest.mark.slow
+def test_mcp_bounds_equal_the_clis() -> None:
+    """The tools' integer bounds and defaults are the CLI options' (one home: retrieval)."""
+    from project_corpus import mcp_server
+    from project_corpus.cli import context_commands
+    from project_corpus.retrieval import bundle
+    from project_corpus.retrieval import rank
+
+    def cli_option(command: click.Command, name: str) -> click.Parameter:
+        return next(p for p in command.params if p.name == name)
+
+    for tool, key, command, (low, high) in (
+        ("corpus.context_query", "limit", context_commands.query, (1, rank.MAX_LIMIT)),
+        (
+            "corpus.context_bundle",
+            "max_tokens",
+            context_commands.bundle,
+            (bundle.MIN_TOKENS, bundle.MAX_TOKENS),
+        ),
+    ):
+        schema = mcp_server.tool_definition(tool).input_schema["properties"][key]
+        option = cli_option(command, key)
+        assert (schema["minimum"], schema["maximum"]) == (low, high)
+        assert str(schema["default"]) == option.default
+        assert f"{low}..{high} (default {schema['default']})" in str(getattr(option, "help", ""))
+    assert rank.check_limit(rank.DEFAULT_LIMIT) == rank.DEFAULT_LIMIT
+    assert bundle.check_budget(bundle.DEFAULT_TOKENS) == bundle.DEFAULT_TOKENS
 
 
 # --- in-process server (the same handlers, the SDK's in-memory client) ---------------------

@@ -1,10 +1,26 @@
-"""The one exception type and the table of every stable error code.
+"""The one exception type, the table of every stable error code, the exit codes and the
+error envelope.
 
 `ERRORS` is the registry: every code the tool can put in an error envelope, with its
 one-line meaning. `docs/errors.md` is generated from it and a test keeps the two in sync.
+`EXIT_CODES` is the one table of exit codes (SPEC §10); a test checks the table in
+`docs/cli.md` against it. `envelope` builds the error object the CLI writes to stderr and the
+MCP server returns as an error result.
 """
 
 from __future__ import annotations
+
+EXIT_OK = 0
+EXIT_FINDINGS = 1
+EXIT_ERROR = 2
+EXIT_INTERNAL = 3
+# exit code -> how docs/cli.md's "Exit codes" table starts its meaning.
+EXIT_CODES: dict[int, str] = {
+    EXIT_OK: "success",
+    EXIT_FINDINGS: "the command ran and found problems",
+    EXIT_ERROR: "a stable error",
+    EXIT_INTERNAL: "an internal error (a bug)",
+}
 
 ERRORS: dict[str, str] = {
     # Protocol conformance (SPEC §1.3); doctor reports these as findings.
@@ -101,7 +117,22 @@ class ContextError(Exception):
         self.hint = hint
 
     def envelope(self) -> dict[str, object]:
-        return {"ok": False, "error": self.code, "detail": self.detail, "hint": self.hint}
+        return envelope(self.code, self.detail, self.hint)
+
+
+def envelope(code: str, detail: str, hint: str | None) -> dict[str, object]:
+    """The error envelope (`project-corpus schema error`): stderr of the CLI, MCP error results."""
+    return {"ok": False, "error": code, "detail": detail, "hint": hint}
+
+
+def exit_code(code: str) -> int:
+    """The exit code of a command that stops with error CODE."""
+    return EXIT_INTERNAL if code == "INTERNAL_ERROR" else EXIT_ERROR
+
+
+def internal_error(exc: BaseException, hint: str) -> dict[str, object]:
+    """The envelope of an unexpected exception (a bug)."""
+    return envelope("INTERNAL_ERROR", f"{type(exc).__name__}: {exc}", hint)
 
 
 def printable(text: str) -> str:

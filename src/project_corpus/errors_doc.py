@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from project_corpus.errors import ERRORS
+from project_corpus.errors import exit_code
 
 DOC_PATH = Path("docs") / "errors.md"
 
@@ -36,10 +37,6 @@ with `isError: true`. Codes never change meaning; new codes may be added.
 | code | exit | meaning |
 |---|---|---|
 """
-
-
-def exit_code(code: str) -> int:
-    return 3 if code == "INTERNAL_ERROR" else 2
 
 
 def _cell(text: str) -> str:

@@ -36,6 +36,10 @@ from pathlib import Path
 from typing import NamedTuple
 from urllib.parse import quote
 
+from project_corpus.errors import EXIT_ERROR
+from project_corpus.errors import EXIT_FINDINGS
+from project_corpus.errors import EXIT_INTERNAL
+from project_corpus.errors import EXIT_OK
 from project_corpus.output.escape import markdown_cell
 from project_corpus.output.escape import markdown_code
 from project_corpus.output.github import escape_data
@@ -44,7 +48,12 @@ from project_corpus.output.github import escape_property
 MAX_ROWS = 200
 MAX_SECTION_BYTES = 256 * 1024
 SUMMARY_LIMIT_BYTES = 1024 * 1024
-RESULT_WORDS = {0: "passed", 1: "failed", 2: "error", 3: "internal error"}
+RESULT_WORDS = {
+    EXIT_OK: "passed",
+    EXIT_FINDINGS: "failed",
+    EXIT_ERROR: "error",
+    EXIT_INTERNAL: "internal error",
+}
 
 
 class Completed(NamedTuple):
@@ -214,7 +223,8 @@ def doctor_summary(ctx: Context, report: Mapping[str, object], code: int) -> str
 
 def error_summary(title: str, result: Completed) -> tuple[str, str]:
     """(summary markdown, annotation) for a command that stopped with an error envelope."""
-    code, detail = "INTERNAL_ERROR" if result.code == 3 else "ERROR", result.err.strip()
+    code = "INTERNAL_ERROR" if result.code == EXIT_INTERNAL else "ERROR"
+    detail = result.err.strip()
     try:
         envelope = json.loads(result.err)
         code, detail = str(envelope["error"]), str(envelope["detail"])
@@ -274,7 +284,7 @@ def workflow_commands(ctx: Context, report: Mapping[str, object]) -> str:
 
 def reported_error(ctx: Context, title: str, result: Completed) -> bool:
     """True (after annotating and summarising it) when RESULT is a stable error, not a report."""
-    if result.code in (0, 1):
+    if result.code in (EXIT_OK, EXIT_FINDINGS):
         return False
     markdown, note = error_summary(title, result)
     ctx.emit(note)
@@ -352,7 +362,7 @@ def combined_exit_code(env: Mapping[str, str]) -> int:
     """The worst of the recorded exit codes (3 internal > 2 error > 1 findings > 0)."""
     codes = [env.get(k, "").strip() for k in ("DOCTOR_EXIT_CODE", "CANDIDATES_EXIT_CODE")]
     codes.append(env.get("EVAL_EXIT_CODE", "").strip())
-    return max((int(c) if c.isdigit() else 3 for c in codes if c), default=0)
+    return max((int(c) if c.isdigit() else EXIT_INTERNAL for c in codes if c), default=EXIT_OK)
 
 
 def step_finish(ctx: Context, fail: bool) -> int:

@@ -46,9 +46,15 @@ from project_corpus.corpus import fs
 from project_corpus.corpus.snapshot import collect
 from project_corpus.doctor import memory_doctor
 from project_corpus.errors import ContextError
+from project_corpus.errors import internal_error
 from project_corpus.jsonio import pretty
+from project_corpus.retrieval.bundle import DEFAULT_TOKENS
+from project_corpus.retrieval.bundle import MAX_TOKENS
+from project_corpus.retrieval.bundle import MIN_TOKENS
 from project_corpus.retrieval.bundle import check_budget
 from project_corpus.retrieval.bundle import compile_bundle
+from project_corpus.retrieval.rank import DEFAULT_LIMIT
+from project_corpus.retrieval.rank import MAX_LIMIT
 from project_corpus.retrieval.rank import check_limit
 from project_corpus.retrieval.rank import check_query
 from project_corpus.retrieval.rank import query_index
@@ -103,13 +109,13 @@ class ToolSpec(NamedTuple):
 
 
 def _query(root: Path, args: Mapping[str, Any]) -> Mapping[str, object]:
-    limit = check_limit(args.get("limit", 20))
+    limit = check_limit(args.get("limit", DEFAULT_LIMIT))
     check_query(args["query"])
     return query_index(collect(root), args["query"], limit)
 
 
 def _bundle(root: Path, args: Mapping[str, Any]) -> Mapping[str, object]:
-    budget = check_budget(args.get("max_tokens", 1200))
+    budget = check_budget(args.get("max_tokens", DEFAULT_TOKENS))
     check_query(args["query"])
     return compile_bundle(collect(root), args["query"], budget)
 
@@ -135,7 +141,12 @@ TOOLS: dict[str, ToolSpec] = {
             "limit": Param(
                 "integer",
                 False,
-                {"minimum": 1, "maximum": 100, "default": 20, "description": "Maximum results."},
+                {
+                    "minimum": 1,
+                    "maximum": MAX_LIMIT,
+                    "default": DEFAULT_LIMIT,
+                    "description": "Maximum results.",
+                },
             ),
         },
         _query,
@@ -151,9 +162,9 @@ TOOLS: dict[str, ToolSpec] = {
                 "integer",
                 False,
                 {
-                    "minimum": 80,
-                    "maximum": 20000,
-                    "default": 1200,
+                    "minimum": MIN_TOKENS,
+                    "maximum": MAX_TOKENS,
+                    "default": DEFAULT_TOKENS,
                     "description": "Excerpt token budget.",
                 },
             ),
@@ -302,13 +313,7 @@ def call(
         LOG.error(
             "%s: internal error %s: %s (a bug; please report it)", name, type(exc).__name__, exc
         )
-        envelope = {
-            "ok": False,
-            "error": "INTERNAL_ERROR",
-            "detail": f"{type(exc).__name__}: {exc}",
-            "hint": "this is a bug; report it",
-        }
-        return envelope, True
+        return internal_error(exc, "this is a bug; report it"), True
     LOG.info("%s: ok", name)
     return payload, False
 

@@ -15,8 +15,9 @@ from typing import NamedTuple
 
 FRESHNESS_REQUIREMENT = "READ_PRIMARY_SOURCE_BEFORE_AUTHORITY_CLAIM"
 INDEX_SCHEMA_VERSION = "1"
+# The severities of a finding, most severe first (SPEC §8): the one list every part reads.
+SEVERITIES = ("FAIL", "WARN")
 
-STATE_DIR = ".project-corpus/state"
 CACHE_DIR = ".project-corpus/cache"
 PROJECT_PATH = ".project-corpus/state/PROJECT.md"
 STATUS_PATH = ".project-corpus/state/STATUS.md"

@@ -111,6 +111,9 @@ def test_internal_errors_exit_3_without_traceback_unless_debug(
     assert "Traceback" not in captured.err
     assert main(["--debug", "context", "build", str(root)]) == 3
     assert "Traceback" in capsys.readouterr().err
+    # `--debug` is the parsed group flag, not any argument spelled so (here a query's text).
+    assert main(["context", "query", str(root), "--", "--debug"]) == 3
+    assert "Traceback" not in capsys.readouterr().err
 
 
 def test_context_error_refuses_unregistered_codes() -> None:

@@ -10,13 +10,16 @@ import os
 import re
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
+import click
 import jsonschema
 import pytest
 
 from project_corpus import __version__
 from project_corpus.doctor import CHECKS
 from project_corpus.errors import ContextError
+from project_corpus.models import SEVERITIES
 from project_corpus.output import RENDERERS
 from project_corpus.output import render_report
 from project_corpus.output.github import annotation
@@ -245,3 +248,36 @@ def test_unknown_format_is_a_usage_error() -> None:
     with pytest.raises(ContextError) as err:
         render_report({}, "xml")
     assert err.value.code == "USAGE_ERROR"
+
+
+# --- one home per fact ---------------------------------------------------------------------------
+
+
+def test_the_cli_formats_are_the_renderers() -> None:
+    from project_corpus.cli import lint_commands
+
+    for command in (lint_commands.doctor, lint_commands.candidate_validate):
+        option = next(p for p in command.params if p.name == "fmt")
+        assert isinstance(option.type, click.Choice)
+        assert tuple(option.type.choices) == tuple(RENDERERS)
+
+
+def test_every_severity_has_a_level_a_command_and_a_schema_entry() -> None:
+    from project_corpus.doctor.config import RULE_VALUES
+    from project_corpus.output.github import COMMANDS
+    from project_corpus.output.sarif import LEVELS
+    from project_corpus.schemas import load_schema
+
+    assert set(LEVELS) == set(COMMANDS) == set(SEVERITIES)
+    assert set(RULE_VALUES) == {"off", *SEVERITIES}
+    schema: dict[str, Any] = load_schema("doctor-report")
+    assert schema["$defs"]["issue"]["properties"]["severity"]["enum"] == list(SEVERITIES)
+    assert {check.severity for check in CHECKS} <= set(SEVERITIES)
+
+
+def test_the_action_escapes_with_the_renderers_functions() -> None:
+    from project_corpus import github_action
+
+    assert github_action.escape_data is escape_data
+    assert github_action.escape_property is escape_property
+    assert escape_property("a:b,c%\n") == "a%3Ab%2Cc%25%0A"

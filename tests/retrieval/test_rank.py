@@ -15,6 +15,8 @@ from project_corpus.corpus.snapshot import collect
 from project_corpus.errors import ContextError
 from project_corpus.models import Corpus
 from project_corpus.retrieval import score
+from project_corpus.retrieval.rank import check_limit
+from project_corpus.retrieval.rank import parse_int
 from project_corpus.retrieval.rank import search
 from project_corpus.retrieval.text import NEGATIONS_AND_MODALS
 from project_corpus.retrieval.text import STOPWORDS
@@ -319,3 +321,20 @@ def test_ranking_is_deterministic_and_well_formed(
     again = search(collect(root), query, 100)
     assert [r.as_dict() for r in first] == [r.as_dict() for r in again]
     assert len({r.item.item_id for r in first}) == len(first)
+
+
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [(5, 5), ("5", 5), (" 007 ", 7), ("0" * 40 + "12", 12), ("9" * 10, None), ("9" * 5000, None)],
+)
+def test_parse_int_reads_decimal_strings_without_overflowing(
+    value: object, expected: int | None
+) -> None:
+    assert parse_int(value) == expected
+
+
+@pytest.mark.parametrize("value", [True, "٣", "²", "1e3", "-1", "", "0", "101", "9" * 5000])
+def test_check_limit_refuses_non_integers_and_out_of_range(value: object) -> None:
+    with pytest.raises(ContextError) as caught:
+        check_limit(value)
+    assert caught.value.code == "QUERY_LIMIT"

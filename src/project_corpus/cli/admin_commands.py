@@ -9,6 +9,7 @@ from project_corpus.cli.options import emit
 from project_corpus.cli.options import format_option
 from project_corpus.cli.options import resolve_format
 from project_corpus.cli.options import root_arg
+from project_corpus.errors import EXIT_OK
 from project_corpus.errors import ContextError
 
 
@@ -20,7 +21,7 @@ def schema(name: str | None) -> int:
     from project_corpus.schemas import schema_text
 
     emit(schema_text(name) if name else "".join(f"{n}\n" for n in schema_names()))
-    return 0
+    return EXIT_OK
 
 
 @click.group()
@@ -54,7 +55,7 @@ def grant(
     from project_corpus.jsonio import pretty
 
     emit(pretty(trust_mod.grant(root, list(capabilities), tuple(transports), out)))
-    return 0
+    return EXIT_OK
 
 
 @trust.command()
@@ -68,7 +69,7 @@ def show(root: str, grant_path: str | None) -> int:
     from project_corpus.jsonio import pretty
 
     emit(pretty(trust_mod.show(root, grant_path)))
-    return 0
+    return EXIT_OK
 
 
 @click.command()
@@ -100,7 +101,7 @@ def mcp(root: str | None, grant_path: str, allow: tuple[str, ...], naming: str) 
             ) from None
         raise
     serve(root, grant_path, frozenset(allow), naming.lower())
-    return 0
+    return EXIT_OK
 
 
 @click.command()
@@ -118,7 +119,7 @@ def explain(code: str | None, fmt: str) -> int:
         rows = [{"code": c.code, "name": c.name, "severity": c.severity} for c in CHECKS]
         text = "".join(f"{r['code']:<30} {r['severity']:<5} {r['name']}\n" for r in rows)
         emit(text if resolve_format(fmt) == "text" else pretty({"checks": rows}))
-        return 0
+        return EXIT_OK
     found = lookup(code, CHECKS_BY_CODE)
     if found is None:
         raise ContextError(
@@ -137,4 +138,4 @@ def explain(code: str | None, fmt: str) -> int:
     gate = " (a conformance gate: never off, never suppressed)" if item.gate else ""
     text = f"{head}{gate}\n\n{item.doc}\n"
     emit(text if resolve_format(fmt) == "text" else pretty(data))
-    return 0
+    return EXIT_OK

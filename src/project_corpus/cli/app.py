@@ -1,8 +1,8 @@
 """The command line: parse options, call the library, render, return an exit code.
 
 `main(argv) -> int` is the only place that writes to the terminal or maps results and
-errors to exit codes: 0 ok, 1 findings, 2 a stable error (JSON envelope on stderr),
-3 an internal error. Library modules are imported inside commands so that
+errors to exit codes (`errors.EXIT_CODES`): 0 ok, 1 findings, 2 a stable error (the JSON
+envelope on stderr), 3 an internal error. Library modules are imported inside commands so that
 `project-corpus --version` stays fast.
 """
 
@@ -18,9 +18,12 @@ from project_corpus.about import ISSUES_URL
 from project_corpus.cli import admin_commands
 from project_corpus.cli import context_commands
 from project_corpus.cli import lint_commands
+from project_corpus.errors import EXIT_ERROR
+from project_corpus.errors import EXIT_INTERNAL
+from project_corpus.errors import EXIT_OK
 from project_corpus.errors import ContextError
-
-FORMATS = ("json", "text", "sarif", "github")
+from project_corpus.errors import envelope
+from project_corpus.errors import internal_error
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
@@ -28,8 +31,11 @@ FORMATS = ("json", "text", "sarif", "github")
     __version__, "--version", prog_name="project-corpus", message="%(prog)s %(version)s"
 )
 @click.option("--debug", is_flag=True, help="Show tracebacks of internal errors.")
-def cli(debug: bool) -> None:
+@click.pass_obj
+def cli(flags: dict[str, bool] | None, debug: bool) -> None:
     """Context Intelligence for a Project Corpus (Protocol V2)."""
+    if flags is not None:  # `main` passes a dict to learn the parsed global flags
+        flags["debug"] = debug
 
 
 @cli.group()
@@ -63,47 +69,45 @@ def _text_errors(argv: Sequence[str]) -> bool:
     )
 
 
-def _report_error(code: str, detail: str, hint: str | None, argv: Sequence[str]) -> None:
+def _report_error(error: dict[str, object], argv: Sequence[str]) -> None:
     from project_corpus.jsonio import pretty
 
     if _text_errors(argv):
         from project_corpus.output.escape import terminal
 
-        message = f"error[{code}]: {terminal(detail)}" + (
-            f"\n  hint: {terminal(hint)}" if hint else ""
+        hint = error["hint"]
+        message = f"error[{error['error']}]: {terminal(str(error['detail']))}" + (
+            f"\n  hint: {terminal(str(hint))}" if hint else ""
         )
         click.echo(message, err=True)
     else:
-        envelope = {"ok": False, "error": code, "detail": detail, "hint": hint}
-        click.echo(pretty(envelope), err=True, nl=False)
+        click.echo(pretty(error), err=True, nl=False)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the CLI; returns the exit code (0 ok, 1 findings, 2 error, 3 internal error)."""
     args = list(sys.argv[1:] if argv is None else argv)
+    flags: dict[str, bool] = {}
     try:
-        result = cli.main(args=args, prog_name="project-corpus", standalone_mode=False)
+        result = cli.main(args=args, prog_name="project-corpus", standalone_mode=False, obj=flags)
     except ContextError as exc:
-        _report_error(exc.code, exc.detail, exc.hint, args)
-        return 2
+        _report_error(exc.envelope(), args)
+        return EXIT_ERROR
     except click.exceptions.Exit as exc:
         return int(exc.exit_code)
     except click.ClickException as exc:
-        _report_error("USAGE_ERROR", exc.format_message(), "see `project-corpus --help`", args)
-        return 2
+        usage = envelope("USAGE_ERROR", exc.format_message(), "see `project-corpus --help`")
+        _report_error(usage, args)
+        return EXIT_ERROR
     except click.exceptions.Abort:
-        _report_error("USAGE_ERROR", "aborted", None, args)
-        return 2
+        _report_error(envelope("USAGE_ERROR", "aborted", None), args)
+        return EXIT_ERROR
     except Exception as exc:  # the one broad handler: anything else is a bug
-        if "--debug" in args:
+        if flags.get("debug"):
             import traceback
 
             traceback.print_exc()
-        _report_error(
-            "INTERNAL_ERROR",
-            f"{type(exc).__name__}: {exc}",
-            f"this is a bug; rerun with --debug and report it at {ISSUES_URL}",
-            args,
-        )
-        return 3
-    return result if isinstance(result, int) else 0
+        hint = f"this is a bug; rerun with --debug and report it at {ISSUES_URL}"
+        _report_error(internal_error(exc, hint), args)
+        return EXIT_INTERNAL
+    return result if isinstance(result, int) else EXIT_OK

@@ -7,6 +7,8 @@ import click
 from project_corpus.cli.options import emit
 from project_corpus.cli.options import index_option
 from project_corpus.cli.options import root_arg
+from project_corpus.errors import EXIT_FINDINGS
+from project_corpus.errors import EXIT_OK
 
 
 @click.command()
@@ -23,7 +25,7 @@ def build(root: str, index: str | None) -> int:
     root_path = fs.resolve_root(root)
     prepare_index_path(root_path, index)
     emit(pretty(build_index(collect(root_path), index)))
-    return 0
+    return EXIT_OK
 
 
 @click.command()
@@ -39,10 +41,10 @@ def query(root: str, query: str, index: str | None, limit: str) -> int:
     from project_corpus.retrieval.rank import check_query
     from project_corpus.retrieval.rank import query_index
 
-    check_limit(limit)
+    count = check_limit(limit)
     check_query(query)
-    emit(pretty(query_index(load_verified(root, index), query, int(limit))))
-    return 0
+    emit(pretty(query_index(load_verified(root, index), query, count)))
+    return EXIT_OK
 
 
 @click.command()
@@ -67,7 +69,7 @@ def bundle(root: str, query: str, index: str | None, max_tokens: str) -> int:
     budget = check_budget(max_tokens)
     check_query(query)
     emit(pretty(compile_bundle(load_verified(root, index), query, budget)))
-    return 0
+    return EXIT_OK
 
 
 @click.command()
@@ -88,7 +90,7 @@ def receipt(root: str, bundle_file: str, consumer: str, items: tuple[str, ...]) 
 
     _, data = load_json_input(fs.resolve_root(root), bundle_file)
     emit(pretty(make_receipt(data, consumer, list(items) or None)))
-    return 0
+    return EXIT_OK
 
 
 @click.command(name="eval")
@@ -112,4 +114,4 @@ def eval_(root: str, index: str | None, dataset: str, fmt: str, exit_zero: bool)
 
     result = run_eval(root, index, dataset)
     emit(render_eval(result, fmt))
-    return 0 if result["ok"] or exit_zero else 1
+    return EXIT_OK if result["ok"] or exit_zero else EXIT_FINDINGS

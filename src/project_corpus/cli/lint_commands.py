@@ -16,6 +16,8 @@ from project_corpus.cli.options import resolve_format
 from project_corpus.cli.options import root_arg
 from project_corpus.cli.options import use_color
 from project_corpus.cli.options import write_output
+from project_corpus.errors import EXIT_FINDINGS
+from project_corpus.errors import EXIT_OK
 
 if TYPE_CHECKING:
     from project_corpus.output.text import TextOptions
@@ -123,7 +125,7 @@ def doctor(
     if options is not None and output is not None:
         options = options._replace(color=False)
     write_output(render_report(report, fmt, options), output, options and options.color)
-    return 0 if report["ok"] or exit_zero else 1
+    return EXIT_OK if report["ok"] or exit_zero else EXIT_FINDINGS
 
 
 @click.command(name="candidate-validate")
@@ -153,4 +155,4 @@ def candidate_validate(
     if options is not None and output is not None:
         options = options._replace(color=False)
     write_output(render_report(report, fmt, options), output, options and options.color)
-    return 0 if report["ok"] or exit_zero else 1
+    return EXIT_OK if report["ok"] or exit_zero else EXIT_FINDINGS

@@ -16,11 +16,13 @@ from typing import TypeVar
 import click
 
 from project_corpus.errors import ContextError
+from project_corpus.models import SEVERITIES
+from project_corpus.output import RENDERERS
 
 Command = TypeVar("Command", bound=Callable[..., object])
 
-
-FORMATS = ("json", "text", "sarif", "github")
+# The report formats of `doctor` and `candidate-validate`: the renderers' registry.
+FORMATS = tuple(RENDERERS)
 
 
 def emit(text: str, color: bool | None = None) -> None:
@@ -80,7 +82,7 @@ def fail_on_option() -> Callable[[Command], Command]:
     return click.option(
         "--fail-on",
         "fail_on",
-        type=click.Choice(["FAIL", "WARN"], case_sensitive=False),
+        type=click.Choice(SEVERITIES, case_sensitive=False),
         default="FAIL",
         help="Lowest severity that makes the run fail (default FAIL).",
     )

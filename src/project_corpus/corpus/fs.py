@@ -342,9 +342,7 @@ def publish(dir_fd: int, staging: str, target: str) -> None:
     """
     try:
         os.link(staging, target, src_dir_fd=dir_fd, dst_dir_fd=dir_fd, follow_symlinks=False)
-    except FileExistsError:
-        os.rename(staging, target, src_dir_fd=dir_fd, dst_dir_fd=dir_fd)
-    except OSError:
+    except OSError:  # FileExistsError, or a file system without hard links
         os.rename(staging, target, src_dir_fd=dir_fd, dst_dir_fd=dir_fd)
     with contextlib.suppress(FileNotFoundError):
         os.unlink(staging, dir_fd=dir_fd)

@@ -20,8 +20,6 @@ def declared_edges(source: Source) -> list[tuple[int, str]]:
     if not any(map(methodcaller("startswith", "Supersedes:"), lines)):  # most documents
         return []
     candidates = [n for n, line in enumerate(lines, start=1) if line.startswith("Supersedes:")]
-    if not candidates:
-        return []
     code = fenced_line_numbers(source.doc)
     edges = []
     for number in candidates:

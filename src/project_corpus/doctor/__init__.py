@@ -39,6 +39,7 @@ from project_corpus.doctor.report import candidate_count
 from project_corpus.doctor.report import finalize
 from project_corpus.doctor.selection import narrow
 from project_corpus.errors import ContextError
+from project_corpus.models import SEVERITIES
 from project_corpus.models import Corpus
 
 CHECKS: tuple[Check, ...] = (
@@ -120,7 +121,6 @@ CHECKS: tuple[Check, ...] = (
 )
 CHECKS_BY_CODE: dict[str, Check] = {c.code: c for c in CHECKS}
 GATES: dict[str, bool] = {c.code: c.gate for c in CHECKS}
-FAIL_ON = ("FAIL", "WARN")
 
 __all__ = ["CHECKS", "CHECKS_BY_CODE", "memory_doctor"]
 
@@ -151,7 +151,7 @@ def memory_doctor(
     from project_corpus.doctor.index_checks import open_for_doctor
 
     fail_on = fail_on.upper()
-    if fail_on not in FAIL_ON:
+    if fail_on not in SEVERITIES:
         raise ContextError("USAGE_ERROR", f"--fail-on must be FAIL or WARN, not {fail_on!r}")
     root_path = fs.resolve_root(root)
     lint = narrow(load_config(root_path, config, CHECKS_BY_CODE), CHECKS_BY_CODE, select, ignore)

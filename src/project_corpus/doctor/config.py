@@ -14,6 +14,7 @@ from typing import Protocol
 
 from project_corpus.corpus import fs
 from project_corpus.errors import ContextError
+from project_corpus.models import SEVERITIES
 
 DEFAULT_CONFIG_PATH = ".project-corpus/lint.yaml"
 MAX_CONFIG_BYTES = 256 * 1024
@@ -22,7 +23,7 @@ TOP_KEYS = ("rules", "ignore", "volatile_terms", "status_max_bytes", "status_max
 # The one clock-dependent check runs only with a maximum age (`status_max_age_days` or
 # `--max-status-age`): enabling it in `rules:` without one is a configuration mistake.
 CLOCK_CODE = "STATUS_AGE"
-RULE_VALUES = ("off", "WARN", "FAIL")
+RULE_VALUES = ("off", *reversed(SEVERITIES))
 LANGUAGES = ("en", "ru")
 
 

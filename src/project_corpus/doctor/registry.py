@@ -14,6 +14,7 @@ from datetime import date
 from typing import TYPE_CHECKING
 from typing import NamedTuple
 
+from project_corpus.models import SEVERITIES
 from project_corpus.models import Corpus
 from project_corpus.models import Finding
 from project_corpus.models import Span
@@ -23,7 +24,6 @@ if TYPE_CHECKING:
     from project_corpus.errors import ContextError
     from project_corpus.index import StoredIndex
 
-SEVERITIES = ("FAIL", "WARN")
 # What a check needs before it can run; a check whose need is unmet is listed in
 # `checks_skipped`. "" = the scoped snapshot only; "clock" = a maximum STATUS age is set.
 NEEDS = ("", "index", "stored", "bundle", "candidates", "clock")

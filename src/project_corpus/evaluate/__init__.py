@@ -16,8 +16,6 @@ from project_corpus.evaluate.metrics import METRICS
 from project_corpus.evaluate.metrics import observe
 from project_corpus.models import Corpus
 
-RENDER_FORMATS = ("json", "markdown")
-
 
 def _rate(passed: int, tested: int) -> float | None:
     return round(passed / tested, 4) if tested else None

@@ -16,16 +16,18 @@ from project_corpus.output import text
 from project_corpus.output.escape import terminal
 
 ANNOTATIONS_PER_KIND = 10
-COMMANDS = {"FAIL": "error", "WARN": "warning"}
+COMMANDS = {"FAIL": "error", "WARN": "warning"}  # by severity (models.SEVERITIES)
 
 
 def escape_data(value: str) -> str:
-    """VALUE for a workflow command: `%`, CR and LF encoded, other controls escaped."""
+    """VALUE for a workflow command: `%`, CR and LF encoded, other controls escaped (the one
+    home of this escaping; the GitHub Action's logic imports it)."""
     encoded = value.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
     return terminal(encoded)
 
 
 def escape_property(value: str) -> str:
+    """A workflow command's property value: data escaping plus `:` and `,`."""
     return escape_data(value).replace(":", "%3A").replace(",", "%2C")
 
 

@@ -29,7 +29,7 @@ SCHEMA_URI = (
 INFORMATION_URI = HOMEPAGE
 DOCS_URI = f"{DOCS_URL}/checks.md"
 HEADING_RE = re.compile(r"^#+ (.*)$", re.MULTILINE)
-LEVELS = {"FAIL": "error", "WARN": "warning"}
+LEVELS = {"FAIL": "error", "WARN": "warning"}  # by severity (models.SEVERITIES)
 
 
 def rule(check: Check) -> dict[str, object]:

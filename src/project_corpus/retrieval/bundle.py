@@ -8,8 +8,6 @@ in `docs/bundle.md`.
 
 from __future__ import annotations
 
-import re
-
 from project_corpus.errors import ContextError
 from project_corpus.jsonio import canonical_bytes
 from project_corpus.jsonio import canonical_sha256
@@ -19,11 +17,13 @@ from project_corpus.models import Item
 from project_corpus.retrieval import text as textmod
 from project_corpus.retrieval.rank import Result
 from project_corpus.retrieval.rank import check_query
+from project_corpus.retrieval.rank import parse_int
 from project_corpus.retrieval.rank import search
 from project_corpus.retrieval.summary import mandatory_entries
 from project_corpus.timeparse import utc_now
 
 SCHEMA_VERSION = "1"
+# Top-level keys of a bundle and their JSON types (a receipt refuses anything else).
 BUNDLE_TYPES: dict[str, type] = {
     "schema_version": str,
     "project_id": str,
@@ -48,7 +48,6 @@ MAX_ITEMS = 50
 RETRIEVAL_LIMIT = 100
 ESTIMATOR = "utf8_excerpt_bytes_div_4_ceil"
 HASH_EXCLUDED = ("created_at", "bundle_sha256")
-_BUDGET_RE = re.compile(r"[0-9]{1,6}")
 
 
 # --- budget and text measures ---------------------------------------------------------------
@@ -56,11 +55,7 @@ _BUDGET_RE = re.compile(r"[0-9]{1,6}")
 
 def check_budget(value: object) -> int:
     """`max_tokens` as an int from 80 to 20,000 (an int, or the CLI's decimal string)."""
-    number: int | None = None
-    if isinstance(value, int) and not isinstance(value, bool):
-        number = value
-    elif isinstance(value, str) and _BUDGET_RE.fullmatch(value.strip()):
-        number = int(value.strip())
+    number = parse_int(value)
     if number is None or not MIN_TOKENS <= number <= MAX_TOKENS:
         shown = repr(value)[:40]
         raise ContextError(

@@ -24,6 +24,10 @@ MAX_LIMIT = 100
 # Metadata keys that name their own document: such a line answers a question naming it.
 SELF_NAMING = {"task": ("Task-ID",), "report": ("Report-ID",)}
 PROJECT_NAMING = ("Project-ID", "Logical-Name")
+DEFAULT_LIMIT = 20  # the CLI's `--limit` and the MCP tool's `limit` default
+# An int option as the CLI passes it (a decimal string); at most 9 digits after leading zeros,
+# so a huge number is a range error, not Python's int-digits ValueError.
+_INT_RE = re.compile(r"0*([0-9]{1,9})")
 
 
 class Analysis:
@@ -176,12 +180,13 @@ def check_query(query: object) -> list[str]:
 
 
 def parse_int(value: object) -> int | None:
-    """An int (not a bool) or a string of ASCII digits, else None."""
+    """An int (not a bool) or a string of ASCII digits (the CLI's options), else None.
+
+    The one parser of the integer options (`--limit`, `--max-tokens` and their MCP twins)."""
     if isinstance(value, int) and not isinstance(value, bool):
         return value
-    if isinstance(value, str) and value.strip().isascii() and value.strip().isdigit():
-        return int(value.strip())
-    return None
+    match = _INT_RE.fullmatch(value.strip()) if isinstance(value, str) else None
+    return int(match.group(1)) if match else None
 
 
 def check_limit(limit: object) -> int:
@@ -193,7 +198,7 @@ def check_limit(limit: object) -> int:
     return value
 
 
-def search(corpus: Corpus, query: str, limit: int = 20) -> list[Result]:
+def search(corpus: Corpus, query: str, limit: int = DEFAULT_LIMIT) -> list[Result]:
     """Ranked, de-duplicated results for QUERY (the whole of SPEC §5's formula)."""
     limit = check_limit(limit)
     query_seq = check_query(query)
@@ -254,7 +259,7 @@ def _near(a: frozenset[str], b: frozenset[str]) -> bool:
     return len(a & b) / len(a | b) >= 0.9
 
 
-def query_index(corpus: Corpus, query: str, limit: int = 20) -> dict[str, object]:
+def query_index(corpus: Corpus, query: str, limit: int = DEFAULT_LIMIT) -> dict[str, object]:
     """The `context query` document for QUERY over a verified corpus."""
     results = search(corpus, query, limit)
     return {
