@@ -259,7 +259,7 @@ def test_the_cli_formats_are_the_renderers() -> None:
     for command in (lint_commands.doctor, lint_commands.candidate_validate):
         option = next(p for p in command.params if p.name == "fmt")
         assert isinstance(option.type, click.Choice)
-        assert tuple(option.type.choices) == tuple(RENDERERS)
+        assert tuple(option.type.choices) == ("auto", *RENDERERS)
 
 
 def test_every_severity_has_a_level_a_command_and_a_schema_entry() -> None:
