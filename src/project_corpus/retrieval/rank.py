@@ -77,12 +77,12 @@ class Analysis:
             cached = self._section_roles[section] = glossary.section_concepts(section)
         return cached
 
-    def is_answer(self, index: int, hit_forms: frozenset[str]) -> bool:
-        """Whether an item that holds HIT_FORMS can be a result (SPEC §5 rule 4): a heading
-        only when its section holds nothing else; a metadata line only when the query hits
-        its key ("what is the lifecycle status") or it is the line that names its own
-        document (`Report-ID:` of a report...); a line without a word of its own (a table
-        rule `|---|`) never."""
+    def is_answer(self, index: int, hits: frozenset[str], forms: dict[str, frozenset[str]]) -> bool:
+        """Whether an item holding the query terms HITS (glossary FORMS) can be a result
+        (SPEC §5 rule 4): a heading only when its section holds nothing else; a metadata
+        line only when the query hits its key ("what is the lifecycle status") or it names
+        its own document (`Report-ID:` of a report...); a line without a word of its own
+        (a table rule `|---|`) never."""
         span, owner = self.items.spans[index], self.items.owners[index]
         if span.kind == "heading":
             return not self.heading_has_content(index)
@@ -90,7 +90,8 @@ class Analysis:
             key = span.text.partition(":")[0]
             own = PROJECT_NAMING if owner.path == PROJECT_PATH else ()
             own_name = key in own or key in SELF_NAMING.get(owner.source_type, ())
-            return own_name or not hit_forms.isdisjoint(textmod.stems(key))
+            key_stems = textmod.stems(key)
+            return own_name or any(not forms[t].isdisjoint(key_stems) for t in hits)
         return textmod.TOKEN_RE.search(span.text) is not None
 
     def heading_has_content(self, index: int) -> bool:
@@ -219,7 +220,7 @@ def search(corpus: Corpus, query: str, limit: int = DEFAULT_LIMIT) -> list[Resul
     scored = [
         _result(ctx, analysis, i, hits, frozenset(t for t in hits if t not in found[i]))
         for i, hits in matched.items()
-        if analysis.is_answer(i, frozenset().union(*(forms[t] for t in hits)))
+        if analysis.is_answer(i, hits, forms)
     ]
     scored.sort(key=lambda r: (-r[0].score, r[0].item.source_path, r[0].item.line_start))
     return _dedup(scored, analysis, limit)
