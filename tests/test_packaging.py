@@ -184,6 +184,15 @@ def test_built_wheel_installs_runs_and_ships_no_placeholder(tmp_path: Path) -> N
         cwd=tmp_path,
     )
     assert (done.returncode, done.stdout) == (0, f"project-corpus {__version__}\n"), done.stderr
+    init = subprocess.run(  # the templates are package data: init works from the wheel
+        [str(env_dir / "bin" / "project-corpus"), "init", "from-wheel", "--format", "json"],
+        capture_output=True,
+        text=True,
+        env=home,
+        cwd=tmp_path,
+    )
+    assert init.returncode == 0, init.stderr
+    assert (tmp_path / "from-wheel" / ".project-corpus" / "state" / "STATUS.md").is_file()
     where = subprocess.run(
         [
             str(env_dir / "bin" / "python"),

@@ -90,6 +90,7 @@ ERRORS: dict[str, str] = {
     "CONFIG_INVALID": "The lint configuration is invalid.",
     "OUTPUT_PATH": "The --output file cannot be written.",
     "USAGE_ERROR": "The command line is invalid.",
+    "INIT_EXISTS": "init or new would overwrite a file or write through a link; nothing written.",
     "INTERNAL_ERROR": "An unexpected internal error (a bug); please report it.",
     # Trust grants and MCP (SPEC §11)
     "TRUST_PATH": "The trust grant path is inside the project or otherwise unusable.",

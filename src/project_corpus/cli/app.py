@@ -18,6 +18,7 @@ from project_corpus.about import ISSUES_URL
 from project_corpus.cli import admin_commands
 from project_corpus.cli import context_commands
 from project_corpus.cli import lint_commands
+from project_corpus.cli import scaffold_commands
 from project_corpus.errors import EXIT_ERROR
 from project_corpus.errors import EXIT_INTERNAL
 from project_corpus.errors import EXIT_OK
@@ -58,6 +59,8 @@ for _command in (
     admin_commands.trust,
     admin_commands.mcp,
     admin_commands.explain,
+    scaffold_commands.init,
+    scaffold_commands.new,
 ):
     cli.add_command(_command)
 

@@ -1,0 +1,64 @@
+"""`project-corpus init` and `project-corpus new task|report`: create files, never change one."""
+
+from __future__ import annotations
+
+import click
+
+from project_corpus.cli.options import emit
+from project_corpus.cli.options import format_option
+from project_corpus.cli.options import resolve_format
+
+LANG_OPTION = click.option(
+    "--lang",
+    type=click.Choice(["en", "ru"], case_sensitive=False),
+    default="en",
+    show_default=True,
+    help="Language of the guidance text (keys and headings stay protocol English).",
+)
+
+
+@click.command()
+@click.argument("root", default=".", type=click.Path(file_okay=False, path_type=str))
+@click.option(
+    "--project-id", default=None, metavar="ID", help="Project ID (default: the folder name)."
+)
+@click.option(
+    "--name", default=None, metavar="TEXT", help="Logical name (default: the folder name)."
+)
+@LANG_OPTION
+@format_option("json", "text")
+def init(root: str, project_id: str | None, name: str | None, lang: str, fmt: str) -> int:
+    """Start a Project Corpus in ROOT (default: the current folder); writes only new files."""
+    from project_corpus.scaffold import init_corpus
+
+    written = init_corpus(root, project_id=project_id, name=name, lang=lang.lower())
+    _report(root, written, fmt)
+    return 0
+
+
+def _report(root: str, written: list[str], fmt: str) -> None:
+    from project_corpus.jsonio import pretty
+
+    if resolve_format(fmt) == "json":
+        emit(pretty({"ok": True, "root": root, "written": written}))
+        return
+    lines = [f"wrote {path}" for path in written]
+    emit("\n".join([*lines, f"next: project-corpus context doctor {root}", ""]))
+
+
+@click.command()
+@click.argument("kind", type=click.Choice(["task", "report"], case_sensitive=False))
+@click.argument("artifact_id", metavar="ID")
+@click.argument("root", default=".", type=click.Path(file_okay=False, path_type=str))
+@click.option("--task", "task_id", default=None, metavar="ID", help="A report's Task-ID.")
+@LANG_OPTION
+@format_option("json", "text")
+def new(kind: str, artifact_id: str, root: str, task_id: str | None, lang: str, fmt: str) -> int:
+    """Write a new Task or Report with every required key and section."""
+    from project_corpus.scaffold import new_artifact
+
+    if task_id is not None and kind.lower() != "report":
+        raise click.UsageError("--task is only for a report")
+    rel = new_artifact(root, kind.lower(), artifact_id, task_id=task_id, lang=lang.lower())
+    _report(root, [rel], fmt)
+    return 0

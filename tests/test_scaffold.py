@@ -1,0 +1,151 @@
+"""`init` and `new`: doctor-clean corpora in English and Russian, artifacts with every key and
+section, and never a byte changed when a path is taken (a file or a link in the way)."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from project_corpus import memory_doctor
+from project_corpus.errors import ContextError
+from project_corpus.scaffold import init_corpus
+from project_corpus.scaffold import new_artifact
+from tests.conftest import FIXTURES
+from tests.conftest import Run
+from tests.conftest import copy_fixture
+
+
+def snapshot(root: Path) -> dict[str, str]:
+    """Every path under ROOT with its content hash, link target or kind."""
+    found: dict[str, str] = {}
+    for path in sorted(root.rglob("*")):
+        rel = str(path.relative_to(root))
+        if path.is_symlink():
+            found[rel] = "link:" + os.readlink(path)
+        elif path.is_file():
+            found[rel] = hashlib.sha256(path.read_bytes()).hexdigest()
+        else:
+            found[rel] = "dir"
+    return found
+
+
+def issues(root: Path) -> list[tuple[str, str]]:
+    report = memory_doctor(root)
+    return [(i["code"], i["path"]) for i in report["issues"]]  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_init_writes_a_doctor_clean_corpus(
+    tmp_path: Path, lang: str, cli: Callable[..., Run]
+) -> None:
+    root = tmp_path / "new-project"
+    run = cli("init", root, "--lang", lang, "--format", "json")
+    assert run.code == 0, run.err
+    written = run.json()["written"]  # type: ignore[index]
+    assert ".project-corpus/history/.gitkeep" in written
+    assert (root / ".project-corpus/cache/.gitignore").read_text() == "*\n"
+    assert issues(root) == []
+    assert cli("context", "build", root).code == 0
+    assert cli("context", "bundle", root, "exact next action").code == 0
+
+
+def test_russian_templates_keep_protocol_keys_and_translate_guidance(tmp_path: Path) -> None:
+    init_corpus(tmp_path / "proekt", project_id="proekt-ru", name="Проект", lang="ru")
+    project = (tmp_path / "proekt/.project-corpus/state/PROJECT.md").read_text(encoding="utf-8")
+    assert "Project-ID: proekt-ru" in project
+    assert "Logical-Name: Проект" in project
+    assert "## Objective\nРади чего" in project
+
+
+def test_project_id_defaults_to_the_folder_name(tmp_path: Path) -> None:
+    init_corpus(tmp_path / "My Shop_2026")
+    policy = (tmp_path / "My Shop_2026/.project-corpus/policy.toml").read_text(encoding="utf-8")
+    assert 'project_id = "my-shop_2026"' in policy
+
+
+def test_unusable_folder_name_asks_for_a_project_id(tmp_path: Path) -> None:
+    with pytest.raises(ContextError) as info:
+        init_corpus(tmp_path / "ab")
+    assert (info.value.code, info.value.hint) == (
+        "USAGE_ERROR",
+        "pass --project-id ID (3-64 characters: a-z, 0-9, '.', '_', '-')",
+    )
+    assert not (tmp_path / "ab").exists()
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_new_task_and_report_have_no_shape_findings(tmp_path: Path, lang: str) -> None:
+    root = tmp_path / "shop"
+    init_corpus(root, lang=lang)
+    assert (
+        new_artifact(root, "task", "t-001-checkout", lang=lang)
+        == ".project-corpus/tasks/t-001-checkout.md"
+    )
+    rel = new_artifact(root, "report", "r-001-load-test", task_id="t-001-checkout", lang=lang)
+    assert "Task-ID: t-001-checkout\n" in (root / rel).read_text(encoding="utf-8")
+    assert issues(root) == []
+
+
+def test_new_creates_an_absent_artifact_folder(tmp_path: Path) -> None:
+    root = copy_fixture(FIXTURES / "published" / "software-project", tmp_path / "sw")
+    assert new_artifact(root, "task", "l-013-audit-log").startswith(".project-corpus/tasks/")
+    (root / ".project-corpus/history").mkdir()
+    assert issues(root) == []
+
+
+def test_init_over_an_existing_corpus_is_init_exists_and_changes_nothing(
+    example: Path, cli: Callable[..., Run]
+) -> None:
+    before = snapshot(example)
+    run = cli("init", example)
+    assert run.code == 2
+    error = run.error()
+    assert error["error"] == "INIT_EXISTS"
+    assert "AGENTS.md" in str(error["detail"])
+    assert (
+        error["hint"]
+        == "init and new only create files: move those away, or pick another ROOT or ID"
+    )
+    assert snapshot(example) == before
+
+
+def test_one_existing_file_stops_init_before_anything_is_written(tmp_path: Path) -> None:
+    root = tmp_path / "half"
+    root.mkdir()
+    (root / "AGENTS.md").write_text("# Ours\n", encoding="utf-8")
+    with pytest.raises(ContextError) as info:
+        init_corpus(root)
+    assert info.value.code == "INIT_EXISTS"
+    assert snapshot(root) == {"AGENTS.md": hashlib.sha256(b"# Ours\n").hexdigest()}
+
+
+@pytest.mark.parametrize("link", ["AGENTS.md", ".project-corpus", ".project-corpus/state"])
+def test_a_link_in_the_way_is_init_exists_and_nothing_is_written(tmp_path: Path, link: str) -> None:
+    root, outside = tmp_path / "linked", tmp_path / "outside"
+    outside.mkdir()
+    (root / link).parent.mkdir(parents=True, exist_ok=True)
+    (root / link).symlink_to(outside / "target")
+    before = snapshot(tmp_path)
+    with pytest.raises(ContextError) as info:
+        init_corpus(root)
+    assert info.value.code == "INIT_EXISTS"
+    assert snapshot(tmp_path) == before
+
+
+def test_new_over_an_existing_task_is_init_exists(example: Path, cli: Callable[..., Run]) -> None:
+    before = snapshot(example)
+    run = cli("new", "task", "t-018-redis7", example)
+    assert (run.code, run.error()["error"]) == (2, "INIT_EXISTS")
+    assert snapshot(example) == before
+
+
+def test_new_refuses_a_bad_id_and_task_on_a_task(example: Path, cli: Callable[..., Run]) -> None:
+    assert cli("new", "task", "Bad ID", example).error()["error"] == "USAGE_ERROR"
+    assert cli("new", "task", "t-100-x", example, "--task", "t-018-redis7").code == 2
+    assert (
+        cli("new", "report", "r-100-x", example, "--task", "Bad").error()["error"] == "USAGE_ERROR"
+    )
