@@ -222,7 +222,8 @@ def search(corpus: Corpus, query: str, limit: int = DEFAULT_LIMIT) -> list[Resul
         for i, hits in matched.items()
         if analysis.is_answer(i, hits, forms)
     ]
-    scored.sort(key=lambda r: (-r[0].score, r[0].item.source_path, r[0].item.line_start))
+    # Items are indexed in (source_path, line_start) order: the index breaks ties alike.
+    scored.sort(key=lambda r: (-r[0].score, r[1]))
     return _dedup(scored, analysis, limit)
 
 
