@@ -7,6 +7,7 @@ hand-written to fit a schema. A meta-test fails when a schema ships without bein
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable
 from pathlib import Path
 
@@ -386,3 +387,16 @@ def test_stale_index_and_text_errors(cli: CLI, make_corpus: MakeCorpus) -> None:
     text = cli("context", "doctor", root / "missing", "--format", "text")
     assert text.code == 2
     assert text.err.startswith("error[CONTEXT_ROOT]: ")
+
+
+def test_the_sha256_pattern_is_written_once() -> None:
+    """Every SHA-256 pattern of the shipped schemas is `models.SHA256_RE`; no module copies it."""
+    from project_corpus.models import SHA256_RE
+
+    patterns = set()
+    for name in schema_names():
+        patterns |= set(re.findall(r'"pattern": "([^"]*\{64\}[^"]*)"', schema_text(name)))
+    assert patterns == {SHA256_RE.pattern}
+    package = Path(__file__).resolve().parent.parent / "src" / "project_corpus"
+    copies = [p for p in package.rglob("*.py") if "{64}" in p.read_text(encoding="utf-8")]
+    assert [p.name for p in copies] == ["models.py"]

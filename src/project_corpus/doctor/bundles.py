@@ -5,7 +5,6 @@ Findings are located in the bundle file, on the line of the JSON value concerned
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 
 from project_corpus.doctor.inputs import escape_token
@@ -15,8 +14,7 @@ from project_corpus.doctor.registry import DoctorView
 from project_corpus.doctor.registry import Issue
 from project_corpus.doctor.registry import LoadedJSON
 from project_corpus.doctor.registry import check
-
-DIGEST_RE = re.compile(r"^[0-9a-f]{64}$")
+from project_corpus.models import SHA256_RE
 
 
 def _bundle(view: DoctorView) -> tuple[LoadedJSON, dict[str, object]] | None:
@@ -71,7 +69,7 @@ def bundle_snapshot(view: DoctorView) -> Iterator[Issue]:
     if not found:
         return
     loaded, bundle = found
-    if not isinstance(bundle.get("source_snapshot_digest"), str) or not DIGEST_RE.match(
+    if not isinstance(bundle.get("source_snapshot_digest"), str) or not SHA256_RE.match(
         str(bundle.get("source_snapshot_digest"))
     ):
         yield _at(
@@ -173,7 +171,7 @@ def bundle_full_snapshot_mismatch(view: DoctorView) -> Iterator[Issue]:
     if (
         found
         and isinstance(digest, str)
-        and DIGEST_RE.match(digest)
+        and SHA256_RE.match(digest)
         and digest != view.corpus.snapshot_digest
     ):
         yield _at(

@@ -9,13 +9,13 @@ the key. `CASE_KEYS` is the registry: the shipped JSON Schema is checked against
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Callable
 from typing import NamedTuple
 
 from project_corpus.corpus.classify import AUTHORITY_CLASSES
 from project_corpus.corpus.classify import TEMPORAL_STATUSES
 from project_corpus.errors import ContextError
+from project_corpus.models import SHA256_RE
 from project_corpus.retrieval import text as textmod
 
 SCHEMA_VERSION = "1"
@@ -23,7 +23,6 @@ MAX_CASES = 1000
 MAX_LIST = 256
 MAX_TEXT = 4000
 MAX_PROBLEMS = 20
-DIGEST_RE = re.compile(r"^[0-9a-f]{64}$")
 
 
 class EvalCase(NamedTuple):
@@ -93,7 +92,7 @@ def _query(value: object) -> tuple[object, str | None]:
 
 
 def _digest(value: object) -> tuple[object, str | None]:
-    if isinstance(value, str) and DIGEST_RE.match(value):
+    if isinstance(value, str) and SHA256_RE.match(value):
         return value, None
     return None, "a lowercase hex SHA-256 digest (64 characters)"
 

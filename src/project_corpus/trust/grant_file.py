@@ -22,6 +22,7 @@ from project_corpus.corpus.policy import CAPABILITY_RE
 from project_corpus.corpus.policy import ID_RE
 from project_corpus.corpus.policy import PROFILE_CAPABILITIES
 from project_corpus.errors import ContextError
+from project_corpus.models import SHA256_RE
 
 GRANT_VERSION = "1"
 PROTOCOL_VERSION = "2.0"
@@ -42,7 +43,6 @@ GRANT_KEYS = (
 MAX_GRANT_BYTES = 64 * 1024
 REMAKE = "recreate it with `project-corpus trust grant ROOT --capability ...`"
 WRITABLE = "make the grant's folder writable, or pass another path with --out"
-_SHA256_RE = re.compile(r"^[0-9a-f]{64}$")
 _IDENTITY_RE = re.compile(r"^[0-9]+:[0-9]+$")
 TIME_FORMAT = "%Y-%m-%dT%H:%M:%SZ"
 
@@ -256,7 +256,7 @@ _VALIDATORS: dict[str, Callable[[object], bool]] = {
     "project_id": _matches(ID_RE),
     "physical_root": lambda v: isinstance(v, str) and os.path.isabs(v) and "\0" not in v,
     "root_identity": _matches(_IDENTITY_RE),
-    "policy_sha256": _matches(_SHA256_RE),
+    "policy_sha256": _matches(SHA256_RE),
     "capability_ceiling": _is_name_list,
     "transports": _is_transport_list,
     "approved_at": _is_utc_time,
