@@ -135,3 +135,23 @@ def test_every_shipped_schema_is_named_in_the_cli_doc() -> None:
 @pytest.mark.parametrize("doc", ["pre-commit.md", "github-action.md", "cli.md", "errors.md"])
 def test_integration_docs_exist(doc: str) -> None:
     assert (DOCS / doc).read_text(encoding="utf-8").startswith("# ")
+
+
+@pytest.mark.parametrize("doc", [DOCS / "architecture.md", REPO / "CONTRIBUTING.md"])
+def test_architecture_docs_name_only_existing_modules(doc: Path) -> None:
+    """Every `module.py` or `folder/` the architecture docs name exists in the package."""
+    text = doc.read_text(encoding="utf-8")
+    named = set(re.findall(r"`((?:[a-z_]+/)*[a-z_]+(?:\.py|/))`", text))
+    assert len(named) >= 10
+    missing = [
+        name
+        for name in named
+        if not any((base / name).exists() for base in (SRC, REPO, REPO / "tests"))
+    ]
+    assert missing == []
+
+
+def test_architecture_doc_lists_every_stage_package() -> None:
+    text = (DOCS / "architecture.md").read_text(encoding="utf-8")
+    for package in sorted(p.parent.name for p in SRC.glob("*/__init__.py")):
+        assert f"{package}/" in text, package
