@@ -251,7 +251,7 @@ def test_index_missing_when_the_corpus_folder_is_gone(tmp_path: Path) -> None:
     assert prepare_index_path(tmp_path / "bare", None) == "context.sqlite3"
     error = refused(open_index, tmp_path / "bare")
     assert (error.code, error.detail) == ("INDEX_MISSING", f"{INDEX} does not exist")
-    assert refused(load_verified, tmp_path / "bare").code == "PROTOCOL_NONCONFORMANT"
+    assert refused(load_verified, tmp_path / "bare").code == "CONTEXT_ROOT"  # not a corpus
 
 
 @pytest.mark.parametrize(

@@ -236,14 +236,19 @@ def _publish(cache_fd: int, name: str, data: bytes) -> None:
 
 
 def open_index(
-    root: Path, index: str | None = None, *, with_items: bool = True, with_skeletons: bool = False
+    root: str | os.PathLike[str],
+    index: str | None = None,
+    *,
+    with_items: bool = True,
+    with_skeletons: bool = False,
 ) -> StoredIndex:
     """Read and check the stored index (INDEX_MISSING / INDEX_CORRUPT / INDEX_SCHEMA_MISMATCH).
 
     Without WITH_ITEMS the item and relation rows are checked to be readable but not loaded
     (staleness needs only the sources). WITH_SKELETONS loads the sources' skeletons too, when
-    this version of the tool wrote them.
+    this version of the tool wrote them. ROOT may be relative or absolute.
     """
+    root = fs.resolve_root(root)
     name = prepare_index_path(root, index)
     rel = f"{CACHE_DIR}/{name}"
     try:

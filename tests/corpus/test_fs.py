@@ -295,12 +295,16 @@ def test_read_relative_refuses_a_special_file_with_its_code(tree: Path) -> None:
 
 
 def test_resolve_root_refuses_a_file_and_a_missing_path(tree: Path) -> None:
-    for path in (tree / "a" / "b" / "f.md", tree / "missing"):
+    for path, what in (
+        (tree / "a" / "b" / "f.md", "is not a directory"),
+        (tree / "missing", "does not exist"),
+    ):
         with pytest.raises(ContextError) as info:
             fs.resolve_root(path)
-        assert (info.value.code, info.value.detail) == (
-            "CONTEXT_ROOT",
-            f"{path} is not a directory",
+        assert (info.value.code, info.value.detail) == ("CONTEXT_ROOT", f"{path} {what}")
+        assert (
+            info.value.hint
+            == "pass the project folder: the one that holds AGENTS.md and .project-corpus/"
         )
 
 

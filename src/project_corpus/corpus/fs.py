@@ -32,12 +32,38 @@ class Entry(NamedTuple):
     kind: str
 
 
+CORPUS_DIR = ".project-corpus"
+
+
 def resolve_root(root: str | os.PathLike[str]) -> Path:
     """The project root, resolved once (symlinks in the root's own path are allowed)."""
-    path = Path(os.path.realpath(os.fspath(root)))
+    given = os.fspath(root)
+    path = Path(os.path.realpath(given))
     if not path.is_dir():
-        raise ContextError("CONTEXT_ROOT", f"{os.fspath(root)} is not a directory")
+        what = "is not a directory" if path.exists() else "does not exist"
+        raise ContextError(
+            "CONTEXT_ROOT",
+            f"{given} {what}",
+            hint="pass the project folder: the one that holds AGENTS.md and .project-corpus/",
+        )
+    if CORPUS_DIR in path.parts:
+        project = Path(*path.parts[: path.parts.index(CORPUS_DIR)])
+        raise ContextError(
+            "CONTEXT_ROOT",
+            f"{given} is inside the corpus folder {CORPUS_DIR}/, not the project root",
+            hint=f"use the project root instead: {project}",
+        )
     return path
+
+
+def require_corpus(root: Path, given: str | os.PathLike[str]) -> None:
+    """CONTEXT_ROOT when ROOT has no `.project-corpus/` at all (the doctor reports a finding)."""
+    if not os.path.lexists(root / CORPUS_DIR):
+        raise ContextError(
+            "CONTEXT_ROOT",
+            f"{os.fspath(given)} is not a Project Corpus: it has no {CORPUS_DIR}/ folder",
+            hint=f"start one with `project-corpus init {os.fspath(given)}`, or pass its root",
+        )
 
 
 def _split(rel: str) -> list[str]:
@@ -314,7 +340,11 @@ def portable_input_path(root: Path, user_path: str, code: str = "CONTEXT_INPUT_P
             candidate = os.path.join(real_cwd, os.path.relpath(absolute, base))
         if os.path.commonpath([candidate, str(root)]) == str(root) and candidate != str(root):
             return os.path.relpath(candidate, root).replace(os.sep, "/")
-    raise ContextError(code, f"{user_path}: must be a file inside the project root")
+    raise ContextError(
+        code,
+        f"{user_path}: must be a file inside the project root",
+        hint=f"move or copy the file into {root} (paths are relative to the current folder)",
+    )
 
 
 def write_exclusive(dir_fd: int, name: str, data: bytes, mode: int = 0o644) -> None:

@@ -185,6 +185,8 @@ def collect(
 
 def _collect(root: str | os.PathLike[str], strict: bool, skeletons: Skeletons) -> Corpus:
     root_path = fs.resolve_root(root)
+    if strict:
+        fs.require_corpus(root_path, root)
     findings, warnings = layout.required_paths(root_path)
     policy, policy_findings = _read_policy(root_path, findings)
     findings.extend(policy_findings)

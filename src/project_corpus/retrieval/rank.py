@@ -262,7 +262,14 @@ def _near(a: frozenset[str], b: frozenset[str]) -> bool:
 
 
 def query_index(corpus: Corpus, query: str, limit: int = DEFAULT_LIMIT) -> dict[str, object]:
-    """The `context query` document for QUERY over a verified corpus."""
+    """The `context query` document for QUERY over a verified corpus (from `collect`)."""
+    if not isinstance(corpus, Corpus):
+        raise ContextError(
+            "USAGE_ERROR",
+            f"query_index needs the corpus snapshot, not a {type(corpus).__name__}",
+            hint="pass collect(root): query_index(collect(root), query); "
+            "open_index(root) is the stored index, for staleness checks",
+        )
     results = search(corpus, query, limit)
     return {
         "schema_version": "1",
