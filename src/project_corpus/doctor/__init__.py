@@ -147,45 +147,57 @@ def memory_doctor(
 
     Raises ContextError for a bad configuration (CONFIG_INVALID), a bad input file
     (CONTEXT_INPUT_PATH / CONTEXT_INPUT_JSON), limits (CONTEXT_LIMIT) or a bad ROOT."""
-    from project_corpus.corpus.snapshot import collect
-    from project_corpus.doctor.index_checks import open_for_doctor
-
     fail_on = fail_on.upper()
     if fail_on not in SEVERITIES:
         raise ContextError("USAGE_ERROR", f"--fail-on must be FAIL or WARN, not {fail_on!r}")
     root_path = fs.resolve_root(root)
     lint = narrow(load_config(root_path, config, CHECKS_BY_CODE), CHECKS_BY_CODE, select, ignore)
     lint = with_max_age(lint, max_status_age)
-    wants_index = check_index or index is not None
-    stored, error, index_rel = (
-        open_for_doctor(root_path, index) if wants_index else (None, None, "")
-    )
-    bundle_file = _load_bundle(root_path, bundle)
-    candidate_files = tuple(load_input(root_path, path) for path in candidates)
-    corpus = collect(root_path, strict=False)
-    view = DoctorView(
-        corpus,
-        lint,
-        wants_index,
-        index_rel,
-        stored,
-        error,
-        bundle_file,
-        candidate_files,
-        _by_code(from_finding(f) for f in corpus.findings),
-        _candidate_issues(candidate_files, corpus),
-        {},
-        GATES,
-        today,
+    view = gather(
+        root_path, lint, check_index or index is not None, index, bundle, candidates, today
     )
     issues, skipped = run_checks(view, CHECKS, lint)
-    entries = judge_suppressions(issues, skipped, lint, corpus)
+    entries = judge_suppressions(issues, skipped, lint, view.corpus)
     return build_report(
-        corpus,
+        view.corpus,
         entries,
         skipped=skipped,
         fail_on=fail_on,
-        candidate_count=candidate_count(candidate_files),
+        candidate_count=candidate_count(view.candidates),
+    )
+
+
+def gather(
+    root: Path,
+    lint: LintConfig,
+    wants_index: bool,
+    index: str | None,
+    bundle: str | None,
+    candidates: Sequence[str],
+    today: date | None,
+) -> DoctorView:
+    """Read everything the checks need, once: inputs first (they may refuse), then the corpus."""
+    from project_corpus.corpus.snapshot import collect
+    from project_corpus.doctor.index_checks import open_for_doctor
+
+    stored, error, index_rel = open_for_doctor(root, index) if wants_index else (None, None, "")
+    bundle_file = _load_bundle(root, bundle)
+    candidate_files = tuple(load_input(root, path) for path in candidates)
+    corpus = collect(root, strict=False)
+    return DoctorView(
+        corpus=corpus,
+        config=lint,
+        index_requested=wants_index,
+        index_rel=index_rel,
+        stored=stored,
+        index_error=error,
+        bundle=bundle_file,
+        candidates=candidate_files,
+        snapshot_issues=_by_code(from_finding(f) for f in corpus.findings),
+        candidate_issues=_candidate_issues(candidate_files, corpus),
+        folded={},
+        gates=GATES,
+        today=today,
     )
 
 
