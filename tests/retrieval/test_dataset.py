@@ -204,3 +204,19 @@ def test_every_answerable_question_has_its_line_and_the_dataset_agrees() -> None
         for path, line in ANSWER_LINES[corpus].values():
             text = (DATASET / corpus / ".project-corpus" / path).read_text(encoding="utf-8")
             assert text.splitlines()[line - 1].strip()
+
+
+@pytest.mark.parametrize("question", ["what is the exact next action", "какое следующее действие"])
+def test_the_example_puts_its_next_action_first_in_query_and_bundle(
+    question: str, example: Path
+) -> None:
+    snapshot = collect(example)
+    action = "Escalate capacity request INFRA-2291 with the infrastructure on-call;"
+    assert search(snapshot, question, 5)[0].item.text.startswith(action)
+    items = compile_bundle(snapshot, question)["items"]
+    assert isinstance(items, list)
+    ranked = [i for i in items if i["retrieval_score"] != 10000]
+    assert str(ranked[0]["text"]).startswith(action)
+    small = compile_bundle(snapshot, question, 300)["items"]
+    assert isinstance(small, list)
+    assert action in str(small[1]["text"])  # the STATUS summary, at 300 tokens
