@@ -154,33 +154,9 @@ def serialize(corpus: Corpus) -> bytes:
         conn.execute("PRAGMA page_size = 4096")
         for statement in SCHEMA:
             conn.execute(statement)
-        meta = {
-            "index_schema_version": INDEX_SCHEMA_VERSION,
-            "skeleton_version": SKELETON_VERSION,
-            "project_id": corpus.project_id,
-            "source_snapshot_digest": corpus.snapshot_digest,
-            "policy_sha256": corpus.policy.sha256,
-            "tool_version": __version__,
-        }
-        conn.executemany("INSERT INTO meta VALUES (?, ?)", sorted(meta.items()))
-        conn.executemany(
-            "INSERT INTO sources VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            [
-                (
-                    s.path,
-                    s.sha256,
-                    s.size,
-                    s.source_type,
-                    s.authority_class,
-                    s.temporal_status,
-                    s.timestamp,
-                    s.line_count,
-                    s.project_id,
-                    skeleton_of(s.doc),
-                )
-                for s in corpus.sources
-            ],
-        )
+        conn.executemany("INSERT INTO meta VALUES (?, ?)", sorted(_meta(corpus).items()))
+        rows = _sources(corpus)
+        conn.executemany("INSERT INTO sources VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
         conn.executemany(
             "INSERT INTO items VALUES (?, ?, ?, ?, ?)",
             [
@@ -196,6 +172,37 @@ def serialize(corpus: Corpus) -> bytes:
         return conn.serialize()
     finally:
         conn.close()
+
+
+def _meta(corpus: Corpus) -> dict[str, str]:
+    """The `meta` table: what the index was built from and by."""
+    return {
+        "index_schema_version": INDEX_SCHEMA_VERSION,
+        "skeleton_version": SKELETON_VERSION,
+        "project_id": corpus.project_id,
+        "source_snapshot_digest": corpus.snapshot_digest,
+        "policy_sha256": corpus.policy.sha256,
+        "tool_version": __version__,
+    }
+
+
+def _sources(corpus: Corpus) -> list[tuple[object, ...]]:
+    """The `sources` table's rows, skeletons included."""
+    return [
+        (
+            s.path,
+            s.sha256,
+            s.size,
+            s.source_type,
+            s.authority_class,
+            s.temporal_status,
+            s.timestamp,
+            s.line_count,
+            s.project_id,
+            skeleton_of(s.doc),
+        )
+        for s in corpus.sources
+    ]
 
 
 def build_index(corpus: Corpus, index: str | None = None) -> dict[str, object]:
