@@ -149,3 +149,22 @@ def test_new_refuses_a_bad_id_and_task_on_a_task(example: Path, cli: Callable[..
     assert (
         cli("new", "report", "r-100-x", example, "--task", "Bad").error()["error"] == "USAGE_ERROR"
     )
+
+
+def test_getting_started_five_commands_reach_a_bundle(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, cli: Callable[..., Run]
+) -> None:
+    import shlex
+
+    doc = (Path(__file__).resolve().parent.parent / "docs" / "getting-started.md").read_text(
+        encoding="utf-8"
+    )
+    block = doc.split("## Five commands\n\n```bash\n", 1)[1].split("```", 1)[0]
+    commands = [shlex.split(line.split("#", 1)[0]) for line in block.strip().split("\n")]
+    assert len(commands) == 5
+    monkeypatch.chdir(tmp_path)
+    for argv in commands:
+        assert argv[0] == "project-corpus"
+        run = cli(*argv[1:])  # not a terminal: JSON
+        assert run.code == 0, (argv, run.err)
+    assert run.json()["project_id"] == "my-project"  # type: ignore[index]
