@@ -6,6 +6,7 @@ import click
 
 from project_corpus.about import MCP_INSTALL_HINT
 from project_corpus.cli.options import emit
+from project_corpus.cli.options import emit_result
 from project_corpus.cli.options import format_option
 from project_corpus.cli.options import resolve_format
 from project_corpus.cli.options import root_arg
@@ -47,14 +48,18 @@ def trust() -> None:
     metavar="PATH",
     help="Grant file (default under $XDG_CONFIG_HOME).",
 )
+@format_option("json", "text")
 def grant(
-    root: str, capabilities: tuple[str, ...], transports: tuple[str, ...], out: str | None
+    root: str,
+    capabilities: tuple[str, ...],
+    transports: tuple[str, ...],
+    out: str | None,
+    fmt: str,
 ) -> int:
     """Grant capabilities to ROOT; the grant is written outside the project."""
     from project_corpus import trust as trust_mod
-    from project_corpus.jsonio import pretty
 
-    emit(pretty(trust_mod.grant(root, list(capabilities), tuple(transports), out)))
+    emit_result(trust_mod.grant(root, list(capabilities), tuple(transports), out), fmt, "fields")
     return EXIT_OK
 
 
@@ -63,12 +68,12 @@ def grant(
 @click.option(
     "--grant", "grant_path", default=None, metavar="PATH", help="Grant file (default location)."
 )
-def show(root: str, grant_path: str | None) -> int:
+@format_option("json", "text")
+def show(root: str, grant_path: str | None, fmt: str) -> int:
     """Show the trust grant for ROOT and its effective capabilities."""
     from project_corpus import trust as trust_mod
-    from project_corpus.jsonio import pretty
 
-    emit(pretty(trust_mod.show(root, grant_path)))
+    emit_result(trust_mod.show(root, grant_path), fmt, "fields")
     return EXIT_OK
 
 

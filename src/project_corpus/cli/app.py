@@ -65,26 +65,48 @@ for _command in (
     cli.add_command(_command)
 
 
-def _text_errors(argv: Sequence[str]) -> bool:
+def _requested_format(argv: Sequence[str]) -> str:
+    """The `--format` value on the command line ("auto" when none), lower case."""
     args = list(argv)
-    return any(a == "--format=text" for a in args) or any(
-        a == "--format" and i + 1 < len(args) and args[i + 1] == "text" for i, a in enumerate(args)
-    )
+    for i, arg in enumerate(args):
+        if arg.startswith("--format="):
+            return arg.partition("=")[2].lower()
+        if arg == "--format" and i + 1 < len(args):
+            return args[i + 1].lower()
+    return "auto"
+
+
+def _text_errors(argv: Sequence[str]) -> bool:
+    """Errors as `error[CODE]` lines: with `--format text`, or `auto` and stderr a terminal."""
+    from project_corpus.cli.options import is_terminal
+
+    fmt = _requested_format(argv)
+    return fmt == "text" or (fmt == "auto" and is_terminal(sys.stderr))
 
 
 def _report_error(error: dict[str, object], argv: Sequence[str]) -> None:
     from project_corpus.jsonio import pretty
 
     if _text_errors(argv):
+        from project_corpus.cli.options import use_color
         from project_corpus.output.escape import terminal
 
-        hint = error["hint"]
-        message = f"error[{error['error']}]: {terminal(str(error['detail']))}" + (
+        code, detail, hint = error["error"], str(error["detail"]), error["hint"]
+        color = use_color(sys.stderr)
+        label = click.style(f"error[{code}]", fg="red", bold=True) if color else f"error[{code}]"
+        message = f"{label}: {terminal(detail)}" + (
             f"\n  hint: {terminal(str(hint))}" if hint else ""
         )
-        click.echo(message, err=True)
+        click.echo(message, err=True, color=color)
     else:
         click.echo(pretty(error), err=True, nl=False)
+
+
+def _usage_hint(exc: click.ClickException) -> str:
+    """`see `project-corpus context query --help``: the failing command's own help."""
+    ctx = getattr(exc, "ctx", None)
+    path = ctx.command_path if isinstance(ctx, click.Context) else "project-corpus"
+    return f"see `{path} --help`"
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -99,7 +121,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except click.exceptions.Exit as exc:
         return int(exc.exit_code)
     except click.ClickException as exc:
-        usage = envelope("USAGE_ERROR", exc.format_message(), "see `project-corpus --help`")
+        usage = envelope("USAGE_ERROR", exc.format_message(), _usage_hint(exc))
         _report_error(usage, args)
         return EXIT_ERROR
     except click.exceptions.Abort:

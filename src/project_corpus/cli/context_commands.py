@@ -5,7 +5,10 @@ from __future__ import annotations
 import click
 
 from project_corpus.cli.options import emit
+from project_corpus.cli.options import emit_result
+from project_corpus.cli.options import format_option
 from project_corpus.cli.options import index_option
+from project_corpus.cli.options import resolve_format
 from project_corpus.cli.options import root_arg
 from project_corpus.errors import EXIT_FINDINGS
 from project_corpus.errors import EXIT_OK
@@ -14,17 +17,17 @@ from project_corpus.errors import EXIT_OK
 @click.command()
 @root_arg()
 @index_option
-def build(root: str, index: str | None) -> int:
+@format_option("json", "text")
+def build(root: str, index: str | None, fmt: str) -> int:
     """Build the provenance-only SQLite index of ROOT's scoped sources."""
     from project_corpus.corpus import fs
     from project_corpus.corpus.snapshot import collect
     from project_corpus.index import build_index
     from project_corpus.index import prepare_index_path
-    from project_corpus.jsonio import pretty
 
     root_path = fs.resolve_root(root)
     prepare_index_path(root_path, index)
-    emit(pretty(build_index(collect(root_path), index)))
+    emit_result(build_index(collect(root_path), index), fmt, "build")
     return EXIT_OK
 
 
@@ -33,17 +36,17 @@ def build(root: str, index: str | None) -> int:
 @click.argument("query")
 @index_option
 @click.option("--limit", default="20", metavar="N", help="Maximum results, 1..100 (default 20).")
-def query(root: str, query: str, index: str | None, limit: str) -> int:
+@format_option("json", "text")
+def query(root: str, query: str, index: str | None, limit: str, fmt: str) -> int:
     """Ranked pointers into ROOT's sources for QUERY (index must be current)."""
     from project_corpus.index import load_verified
-    from project_corpus.jsonio import pretty
     from project_corpus.retrieval.rank import check_limit
     from project_corpus.retrieval.rank import check_query
     from project_corpus.retrieval.rank import query_index
 
     count = check_limit(limit)
     check_query(query)
-    emit(pretty(query_index(load_verified(root, index), query, count)))
+    emit_result(query_index(load_verified(root, index), query, count), fmt, "query")
     return EXIT_OK
 
 
@@ -58,17 +61,17 @@ def query(root: str, query: str, index: str | None, limit: str) -> int:
     metavar="N",
     help="Excerpt token budget, 80..20000 (default 1200).",
 )
-def bundle(root: str, query: str, index: str | None, max_tokens: str) -> int:
+@format_option("json", "text")
+def bundle(root: str, query: str, index: str | None, max_tokens: str, fmt: str) -> int:
     """Compile a token-budgeted, hash-stamped Context Bundle v1 for QUERY."""
     from project_corpus.index import load_verified
-    from project_corpus.jsonio import pretty
     from project_corpus.retrieval.bundle import check_budget
     from project_corpus.retrieval.bundle import compile_bundle
     from project_corpus.retrieval.rank import check_query
 
     budget = check_budget(max_tokens)
     check_query(query)
-    emit(pretty(compile_bundle(load_verified(root, index), query, budget)))
+    emit_result(compile_bundle(load_verified(root, index), query, budget), fmt, "bundle")
     return EXIT_OK
 
 
@@ -81,15 +84,15 @@ def bundle(root: str, query: str, index: str | None, max_tokens: str) -> int:
 @click.option(
     "--item", "items", multiple=True, metavar="ID", help="A delivered item ID (default: all)."
 )
-def receipt(root: str, bundle_file: str, consumer: str, items: tuple[str, ...]) -> int:
+@format_option("json", "text")
+def receipt(root: str, bundle_file: str, consumer: str, items: tuple[str, ...], fmt: str) -> int:
     """Make a Receipt v1 recording that a bundle was delivered."""
     from project_corpus.corpus import fs
     from project_corpus.jsonio import load_json_input
-    from project_corpus.jsonio import pretty
     from project_corpus.retrieval.receipt import make_receipt
 
     _, data = load_json_input(fs.resolve_root(root), bundle_file)
-    emit(pretty(make_receipt(data, consumer, list(items) or None)))
+    emit_result(make_receipt(data, consumer, list(items) or None), fmt, "fields")
     return EXIT_OK
 
 
@@ -99,13 +102,7 @@ def receipt(root: str, bundle_file: str, consumer: str, items: tuple[str, ...]) 
 @click.option(
     "--dataset", required=True, metavar="FILE", help="CorpusEval v1 dataset JSON inside ROOT."
 )
-@click.option(
-    "--format",
-    "fmt",
-    type=click.Choice(["json", "markdown"]),
-    default="json",
-    help="Output format.",
-)
+@format_option("json", "text", "markdown")
 @click.option("--exit-zero", is_flag=True, help="Exit 0 even when a case fails.")
 def eval_(root: str, index: str | None, dataset: str, fmt: str, exit_zero: bool) -> int:
     """Offline retrieval and bundle evaluation (CorpusEval v1), no LLM judge."""
@@ -113,5 +110,9 @@ def eval_(root: str, index: str | None, dataset: str, fmt: str, exit_zero: bool)
     from project_corpus.evaluate import run_eval
 
     result = run_eval(root, index, dataset)
-    emit(render_eval(result, fmt))
+    fmt = resolve_format(fmt)
+    if fmt == "text":
+        emit_result(result, fmt, "eval")
+    else:
+        emit(render_eval(result, fmt))
     return EXIT_OK if result["ok"] or exit_zero else EXIT_FINDINGS

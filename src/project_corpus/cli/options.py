@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Callable
+from collections.abc import Mapping
 from typing import TextIO
 from typing import TypeVar
 
@@ -39,6 +40,18 @@ def format_option(*choices: str) -> Callable[[Command], Command]:
         show_default=True,
         help="Output format; auto = text on a terminal, json otherwise.",
     )
+
+
+def emit_result(result: Mapping[str, object], fmt: str, view: str) -> None:
+    """RESULT as JSON, or as its text VIEW (`output.views.VIEWS`) when FMT resolves to text."""
+    if resolve_format(fmt) == "text":
+        from project_corpus.output.views import VIEWS
+
+        emit(VIEWS[view](result))
+    else:
+        from project_corpus.jsonio import pretty
+
+        emit(pretty(result))
 
 
 def resolve_format(fmt: str, output: str | None = None) -> str:
