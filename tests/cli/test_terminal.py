@@ -18,6 +18,7 @@ from typing import NamedTuple
 import pytest
 
 from tests.conftest import FIXTURES
+from tests.conftest import copy_fixture
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX pseudo-terminals")
 STATUS = ".project-corpus/state/STATUS.md"
@@ -84,10 +85,7 @@ def run_piped(args: list[str], **env: str) -> Ran:
 
 @pytest.fixture(scope="module")
 def root(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    import shutil
-
-    target = tmp_path_factory.mktemp("terminal") / "example"
-    shutil.copytree(FIXTURES / "example", target, ignore=shutil.ignore_patterns("cache"))
+    target = copy_fixture(FIXTURES / "example", tmp_path_factory.mktemp("terminal") / "example")
     note = target / ".project-corpus/history/2026-11-26-standup.md"
     note.write_text("# Standup\n\n## Notes\nThe canary is currently serving reads.\n")
     assert run_piped(["context", "build", str(target)]).code == 0
