@@ -1,13 +1,13 @@
 """The test runner of scripts/mutation.py: a fork server, so a mutant costs a fork, not a
 fresh interpreter.
 
-Started (`mutation_worker.py BASETEMP STAGE...`) with PYTHONPATH pointing at a private
-copy of the package, the worker imports pytest
-and every test module once (a collection run), then forgets the project's and the tests'
-modules. For each request (one JSON line on stdin: the test stages with their timeouts) it
-forks; the child imports the package afresh from the copy (where the mutant has just been
-written; no bytecode is ever cached) and runs `pytest -x` on each stage until one fails.
-The answer (one JSON line on stdout) is killed, survived or timeout.
+Started as `mutation_worker.py BASETEMP STAGE...` with PYTHONPATH pointing at a private copy
+of the package, the worker imports pytest and every test module once (a collection run),
+then forgets the project's and the tests' modules. For each request (one JSON line on stdin:
+the test stages with their timeouts) it forks one child per stage; the child imports the
+package afresh from the copy (where the mutant has just been written; no bytecode is ever
+cached) and runs `pytest -x` on the stage. The first stage that fails decides; the answer
+(one JSON line on stdout) is killed, survived or timeout.
 """
 
 from __future__ import annotations
@@ -17,13 +17,15 @@ import gc
 import json
 import os
 import signal
+import subprocess
 import sys
 import time
 import warnings
 
 import pytest
 
-PYTEST_ARGS = ["-x", "-q", "-p", "no:cacheprovider"]
+PYTEST_ARGS = ("-x", "-q", "-p", "no:cacheprovider")
+BASETEMP = sys.argv[1] if len(sys.argv) > 1 else ""
 
 
 def _forget_project_modules() -> None:
@@ -32,20 +34,30 @@ def _forget_project_modules() -> None:
             del sys.modules[name]
 
 
-def _child(stage: str) -> None:
+def _child(stage: str, basetemp: str) -> None:
     code = 1
     try:
         os.setpgid(0, 0)
-        code = int(pytest.main([*PYTEST_ARGS, stage]))
+        code = int(pytest.main([*PYTEST_ARGS, f"--basetemp={basetemp}", stage]))
     finally:
         os._exit(code)
 
 
 def run_stage(stage: str, timeout: float) -> str:
-    """killed, survived or timeout: one stage in a forked child."""
+    """killed, survived or timeout: one stage in a forked child with its own temporary root
+    (pytest's clean-up of the shared /tmp/pytest-of-<user> races with other pytest runs on
+    the machine; a leftover tree of the hostile tests is deeper than shutil.rmtree goes)."""
+    basetemp = os.path.join(BASETEMP, str(time.monotonic_ns()))
     pid = os.fork()
     if pid == 0:
-        _child(stage)
+        _child(stage, basetemp)
+    try:
+        return _wait(pid, timeout)
+    finally:
+        subprocess.run(["rm", "-rf", basetemp], check=False)
+
+
+def _wait(pid: int, timeout: float) -> str:
     deadline = time.monotonic() + timeout
     while True:
         done, status = os.waitpid(pid, os.WNOHANG)
@@ -74,9 +86,7 @@ def main() -> int:
     os.dup2(devnull, 1)
     os.dup2(devnull, 2)
     sys.dont_write_bytecode = True
-    # A private temporary root: pytest's clean-up of the shared /tmp/pytest-of-<user> races
-    # with other pytest runs on the machine and fails a session with a ResourceWarning.
-    PYTEST_ARGS.append(f"--basetemp={sys.argv[1]}")
+    os.makedirs(BASETEMP, exist_ok=True)
     pytest.main(["--collect-only", *PYTEST_ARGS, *sys.argv[2:]])
     _forget_project_modules()
     with warnings.catch_warnings():  # finalize the collection's garbage here, not in a child

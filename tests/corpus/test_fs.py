@@ -219,10 +219,38 @@ def test_a_file_growing_past_the_limit_while_read_is_refused(
     assert info.value.detail == "growing.md: grew past the limit of 100 bytes while read"
 
 
+def test_a_file_growing_after_its_first_chunk_is_refused(
+    tree: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The file has exactly the limit when first read, then one byte more: the reader asks
+    for the byte past the limit, so the growth is seen, never silently cut off."""
+    path = tree / "growing.md"
+    path.write_bytes(b"x" * 100)
+    real_read = os.read
+    calls: list[int] = []
+
+    def read_then_grow(fd: int, size: int) -> bytes:
+        data = real_read(fd, size)
+        if not calls:
+            with path.open("ab") as handle:
+                handle.write(b"y")
+        calls.append(size)
+        return data
+
+    monkeypatch.setattr(os, "read", read_then_grow)
+    with pytest.raises(ContextError) as info:
+        read(tree, "", "growing.md", limit=100)
+    assert info.value.detail == "growing.md: grew past the limit of 100 bytes while read"
+    assert calls[:2] == [101, 1]
+
+
 def test_a_missing_file_is_the_link_code(tree: Path, no_fd_leak: None) -> None:
     with pytest.raises(ContextError) as info:
         read(tree, "a", "missing.md")
-    assert info.value.code == "SOURCE_LINK"
+    assert (info.value.code, info.value.detail) == (
+        "SOURCE_LINK",
+        f"missing.md: cannot be opened ({os.strerror(errno.ENOENT)})",
+    )
 
 
 def test_reads_and_refusals_leak_no_descriptor(tree: Path, no_fd_leak: None) -> None:
@@ -493,3 +521,70 @@ def test_publish_never_follows_a_linked_staging_file(
     fs.publish(fd, "staging", "target")
     assert (path / "target").is_symlink()  # the link itself, not a hard link to its target
     assert os.stat(tmp_path / "elsewhere").st_nlink == 1
+
+
+# --- depth ------------------------------------------------------------------------------------
+
+
+def nest(root: Path, depth: int) -> str:
+    path = "a/" + "/".join(["d"] * depth)
+    (root / path).mkdir(parents=True)
+    return path
+
+
+def test_the_walk_enters_exactly_max_depth_folders(tmp_path: Path, no_fd_leak: None) -> None:
+    assert fs.MAX_DEPTH == 64
+    deepest = nest(tmp_path, fs.MAX_DEPTH)
+    assert walked(tmp_path)[-1] == (deepest, "dir")
+
+
+def test_one_folder_deeper_than_max_depth_is_the_limit(tmp_path: Path, no_fd_leak: None) -> None:
+    deepest = nest(tmp_path, fs.MAX_DEPTH + 1)
+    with pytest.raises(ContextError) as info:
+        walked(tmp_path)
+    assert (info.value.code, info.value.detail) == (
+        "CONTEXT_LIMIT",
+        f"depth: {deepest} is nested more than 64 folders deep",
+    )
+
+
+# --- permission denied (simulated: the tests may run as root, who ignores modes) ---------------
+
+
+@pytest.fixture
+def denied(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Names whose no-follow open below a directory descriptor fails with EACCES."""
+    names: list[str] = []
+    real_open = os.open
+
+    def open_unless_denied(path: str, flags: int, *args: object, **kwargs: object) -> int:
+        if path in names and kwargs.get("dir_fd") is not None:
+            raise PermissionError(errno.EACCES, os.strerror(errno.EACCES))
+        return real_open(path, flags, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(os, "open", open_unless_denied)
+    return names
+
+
+def test_an_unreadable_folder_on_the_way_is_source_permission(
+    tree: Path, denied: list[str], no_fd_leak: None
+) -> None:
+    denied.append("b")
+    with pytest.raises(ContextError) as info:
+        fs.read_relative(tree, "a/b/f.md", 100, code="POLICY_PARSE")
+    assert (info.value.code, info.value.detail) == (
+        "SOURCE_PERMISSION",
+        "a/b/f.md: permission denied",
+    )
+
+
+def test_an_unreadable_file_is_source_permission(tree: Path, denied: list[str]) -> None:
+    denied.append("f.md")
+    with pytest.raises(ContextError) as info:
+        read(tree, "a/b", "f.md")
+    assert (info.value.code, info.value.detail) == ("SOURCE_PERMISSION", "f.md: permission denied")
+
+
+def test_an_unreadable_walk_root_is_one_unreadable_entry(tree: Path, denied: list[str]) -> None:
+    denied.append("b")
+    assert [(fd, e) for fd, e in fs.walk(tree, "a/b")] == [(-1, fs.Entry("a/b", "b", "unreadable"))]
