@@ -588,3 +588,107 @@ def test_an_unreadable_file_is_source_permission(tree: Path, denied: list[str]) 
 def test_an_unreadable_walk_root_is_one_unreadable_entry(tree: Path, denied: list[str]) -> None:
     denied.append("b")
     assert [(fd, e) for fd, e in fs.walk(tree, "a/b")] == [(-1, fs.Entry("a/b", "b", "unreadable"))]
+
+
+def test_a_folder_replaced_while_walked_is_refused(tree: Path, no_fd_leak: None) -> None:
+    """The walk re-opens a parent after its subtree: a different folder there (same path,
+    other device:inode) is a swap, never walked as if it were the same."""
+
+    def walk_and_swap() -> None:
+        for _, entry in fs.walk(tree, "a"):
+            if entry.path == "a/b/f.md":
+                os.rename(tree / "a", tree / "a-old")
+                (tree / "a").mkdir()
+
+    with pytest.raises(ContextError) as info:
+        walk_and_swap()
+    assert (info.value.code, info.value.detail) == (
+        "SOURCE_LINK",
+        "a: the folder was replaced while it was read",
+    )
+
+
+def test_an_abandoned_walk_closes_even_descriptor_zero(tree: Path) -> None:
+    """Without a stdin the walk's descriptor may be 0: closing the walk still closes it."""
+    (tree / "a" / "b" / "c").mkdir()
+    saved = os.dup(0)
+    os.close(0)
+    try:
+        walk = fs.walk(tree, "a/b")
+        fd, _ = next(walk)
+        assert fd == 0
+        walk.close()
+        assert not os.path.exists("/proc/self/fd/0")
+    finally:
+        os.dup2(saved, 0)
+        os.close(saved)
+
+
+def test_a_folder_that_cannot_be_listed_is_unreadable_and_closed(
+    tree: Path, monkeypatch: pytest.MonkeyPatch, no_fd_leak: None
+) -> None:
+    inode = (tree / "a" / "b").stat().st_ino
+    real_scandir = os.scandir
+
+    def refuse_b(fd: int) -> object:
+        if os.fstat(fd).st_ino == inode:
+            raise PermissionError(errno.EACCES, os.strerror(errno.EACCES))
+        return real_scandir(fd)
+
+    monkeypatch.setattr(os, "scandir", refuse_b)
+    assert walked(tree) == [
+        ("a/b", "dir"),
+        ("a/b", "unreadable"),
+        ("a/escape", "link"),
+        ("a/link", "link"),
+    ]
+
+
+# --- user-given input paths ---------------------------------------------------------------------
+
+
+def test_input_paths_inside_the_root(tree: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    root = fs.resolve_root(tree)
+    assert fs.portable_input_path(root, str(tree / "a" / "b" / "f.md")) == "a/b/f.md"
+    monkeypatch.chdir(tree / "a")
+    assert fs.portable_input_path(root, "b/f.md") == "a/b/f.md"
+
+
+def test_an_input_path_through_a_link_to_the_root_is_refused(
+    tree: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Only the resolved root counts: a path spelled through a link to it is not inside."""
+    (tree.parent / "alias").symlink_to(tree)
+    monkeypatch.chdir(tree.parent / "alias")
+    assert fs.portable_input_path(fs.resolve_root(tree), "a/b/f.md") == "a/b/f.md"
+    with pytest.raises(ContextError, match="must be a file inside the project root"):
+        fs.portable_input_path(fs.resolve_root(tree), str(tree.parent / "alias" / "a" / "b"))
+
+
+@pytest.mark.parametrize(
+    ("user_path", "detail"),
+    [
+        ("a/../a/b/f.md", "`..` is not allowed"),
+        ("a\\..\\a\\b\\f.md", "`..` is not allowed"),
+        ("..", "`..` is not allowed"),
+        ("../out/secret.md", "`..` is not allowed"),
+        ("/etc/passwd", "must be a file inside the project root"),
+        (".", "must be a file inside the project root"),
+    ],
+)
+def test_input_paths_outside_the_root_or_with_dot_dot_are_refused(
+    tree: Path, monkeypatch: pytest.MonkeyPatch, user_path: str, detail: str
+) -> None:
+    monkeypatch.chdir(tree)
+    with pytest.raises(ContextError) as info:
+        fs.portable_input_path(fs.resolve_root(tree), user_path, code="POLICY_PARSE")
+    assert (info.value.code, info.value.detail) == ("POLICY_PARSE", f"{user_path}: {detail}")
+
+
+def test_an_input_path_from_a_cwd_outside_the_root_is_refused(
+    tree: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tree.parent / "out")
+    with pytest.raises(ContextError) as info:
+        fs.portable_input_path(fs.resolve_root(tree), "secret.md")
+    assert info.value.code == "CONTEXT_INPUT_PATH"

@@ -6,12 +6,15 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from project_corpus.corpus.policy import MAX_POLICY_BYTES
 from project_corpus.corpus.policy import PROFILE_CAPABILITIES
 from project_corpus.corpus.policy import in_scope
+from project_corpus.corpus.policy import may_hold
 from project_corpus.corpus.policy import parse_policy
 from project_corpus.corpus.policy import policy_line
 from project_corpus.corpus.policy import scope_problem
 from tests.conftest import POLICY
+from tests.conftest import MakeCorpus
 
 Found = list[tuple[str, int, str]]
 REQUIREMENTS = ("expected_hash", "verified_readback", "audit_receipt")
@@ -314,3 +317,103 @@ def test_a_prefix_scope_grants_exactly_the_paths_below_its_literal_prefix(
     assert in_scope(f"{prefix}/{rest}", [scope])
     other = prefix.replace("*", "X").replace("?", "X").replace("[", "X")
     assert in_scope(f"{other}/{rest}", [scope]) == (other == prefix)
+
+
+# --- which folders may hold sources -------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("scopes", "folder", "expected"),
+    [
+        ([".project-corpus/tasks?/**"], ".project-corpus/tasks?", True),
+        ([".project-corpus/tasks?/**"], ".project-corpus/tasks?/deep", True),
+        ([".project-corpus/tasks?/**"], ".project-corpus", True),
+        ([".project-corpus/tasks?/**"], ".project-corpus/tasksX", False),
+        ([".project-corpus/tasks?/**"], ".project-corpus/tasks?x", False),
+        ([".project-corpus/tasks?/**"], ".project-corpus/other", False),
+        (["a/b*/**"], "a/bX", True),
+        (["a/b*/**"], "a", True),
+        (["a/b*/**"], "c", False),
+        ([".project-corpus/history/2026-*.md"], ".project-corpus/history/2026-x", True),
+        ([".project-corpus/history/2026-*.md"], ".project-corpus/history", True),
+        ([".project-corpus/history/2026-*.md"], ".project-corpus/history/private", False),
+        ([".project-corpus/tasks/**"], ".project-corpus", True),
+        ([".project-corpus/tasks/**"], ".project-corpus/tasks/a/b", True),
+        ([".project-corpus/tasks/**"], ".project-corpus/task", False),
+        (["x/**", ".project-corpus/tasks/**"], ".project-corpus/tasks/a", True),
+        ([], ".project-corpus/tasks", False),
+    ],
+)
+def test_may_hold_tells_folders_that_could_hold_a_scoped_path(
+    scopes: list[str], folder: str, expected: bool
+) -> None:
+    assert may_hold(folder, scopes) is expected
+
+
+SCOPE_TEXT = st.text(alphabet="ab/*?[]", min_size=1, max_size=8)
+
+
+@given(
+    SCOPE_TEXT,
+    st.text(alphabet="ab/?*[", min_size=1, max_size=6),
+    st.text(alphabet="ab/.", max_size=6),
+)
+def test_a_folder_holding_a_scoped_path_is_never_dismissed(
+    scope: str, folder: str, rest: str
+) -> None:
+    if in_scope(f"{folder}/{rest}", [scope]):
+        assert may_hold(folder, [scope])
+
+
+# --- the policy's size cap ----------------------------------------------------------------------
+
+
+def test_the_policy_is_read_up_to_exactly_one_mebibyte(make_corpus: MakeCorpus) -> None:
+    from project_corpus.corpus.snapshot import collect
+
+    assert MAX_POLICY_BYTES == 1024 * 1024
+    padding = MAX_POLICY_BYTES - len(POLICY.encode()) - 2
+    exact = POLICY + "#" + "x" * padding + "\n"
+    root = make_corpus({".project-corpus/policy.toml": exact})
+    assert [f.code for f in collect(root, strict=False).findings] == []
+    root = make_corpus({".project-corpus/policy.toml": exact + "\n"}, name="over")
+    [finding] = collect(root, strict=False).findings
+    assert finding.code == "POLICY_PARSE"
+    assert finding.detail.endswith(
+        f"{MAX_POLICY_BYTES + 1} bytes exceeds the limit of {MAX_POLICY_BYTES}"
+    )
+
+
+def test_a_key_written_as_a_dotted_key_is_located_at_line_one() -> None:
+    body = POLICY[: POLICY.index("[requirements]")].replace("write = []", 'write = ["notes/**"]')
+    dotted = (
+        'policy_version = "2.0"\n'
+        + "requirements.expected_hash = true\n"
+        + "requirements.verified_readback = true\n"
+        + "requirements.audit_receipt = false\n"
+        + body.replace('policy_version = "2.0"\n', "")
+    )
+    assert found(dotted) == [
+        (
+            "POLICY_WRITE_REQUIREMENTS",
+            1,
+            "write scopes need expected_hash, verified_readback and audit_receipt",
+        )
+    ]
+
+
+@pytest.mark.parametrize(
+    ("tail", "line", "detail"),
+    [
+        (
+            "this is = = not toml\n",
+            13,
+            "Expected '=' after a key in a key/value pair (at line 13, column 6)",
+        ),
+        ("x =", 1, "Invalid value (at end of document)"),
+    ],
+)
+def test_a_toml_error_is_located_at_the_line_it_names_else_line_one(
+    tail: str, line: int, detail: str
+) -> None:
+    assert found(POLICY + tail) == [("POLICY_PARSE", line, detail)]

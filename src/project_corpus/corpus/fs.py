@@ -325,21 +325,16 @@ def _reopen(root: Path, frame: _Frame) -> int:
 
 
 def portable_input_path(root: Path, user_path: str, code: str = "CONTEXT_INPUT_PATH") -> str:
-    """A user-given file path (absolute or relative to the cwd) as a path inside ROOT."""
+    """A user-given file path (absolute or relative to the cwd) as a path inside ROOT.
+
+    A relative path is taken against `os.getcwd()`, which the kernel already gives resolved
+    (never through a link), so it compares with the resolved root as it is.
+    """
     absolute = os.path.abspath(user_path)
-    raw_parts = user_path.replace("\\", "/").split("/")
-    if ".." in raw_parts:
+    if ".." in user_path.replace("\\", "/").split("/"):
         raise ContextError(code, f"{user_path}: `..` is not allowed")
-    for base in (str(root), os.path.abspath(os.getcwd())):
-        candidate = absolute
-        if base != str(root):
-            # The cwd may reach the root through a link: map it onto the resolved root.
-            real_cwd = os.path.realpath(base)
-            if os.path.commonpath([real_cwd, str(root)]) != str(root):
-                continue
-            candidate = os.path.join(real_cwd, os.path.relpath(absolute, base))
-        if os.path.commonpath([candidate, str(root)]) == str(root) and candidate != str(root):
-            return os.path.relpath(candidate, root).replace(os.sep, "/")
+    if os.path.commonpath([absolute, str(root)]) == str(root) and absolute != str(root):
+        return os.path.relpath(absolute, root).replace(os.sep, "/")
     raise ContextError(
         code,
         f"{user_path}: must be a file inside the project root",
