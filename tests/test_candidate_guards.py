@@ -410,3 +410,15 @@ def test_validate_returns_the_success_document(make_corpus: MakeCorpus) -> None:
     result = validate_candidate(collect(root), valid_candidate(root))
     assert result["ok"] is True
     assert result["candidate_id"] == "c-latency-001"
+
+
+def test_a_foreign_source_is_never_compared_for_its_hash_or_lines(
+    corpus: tuple[Path, Corpus],
+) -> None:
+    """Only a usable source is compared: a ref to another project's document reports that,
+    not a stale hash or a line past its end."""
+    foreign = ".project-corpus/tasks/foreign.md"
+    ref = {"source_path": foreign, "source_sha256": "f" * 64, "line_start": 10**6}
+    assert [pointer for _, pointer, _ in problems(corpus, source_refs=[ref])] == [
+        "/source_refs/0/source_path"
+    ]

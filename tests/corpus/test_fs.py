@@ -442,7 +442,7 @@ def cache(tmp_path: Path) -> Iterator[tuple[Path, int]]:
         yield path, fd
 
 
-def test_write_exclusive_creates_with_its_mode(cache: tuple[Path, int]) -> None:
+def test_write_exclusive_creates_with_its_mode(cache: tuple[Path, int], no_fd_leak: None) -> None:
     path, fd = cache
     old = os.umask(0)
     try:

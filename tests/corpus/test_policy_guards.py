@@ -417,3 +417,12 @@ def test_a_toml_error_is_located_at_the_line_it_names_else_line_one(
     tail: str, line: int, detail: str
 ) -> None:
     assert found(POLICY + tail) == [("POLICY_PARSE", line, detail)]
+
+
+def test_a_missing_requirement_does_not_hide_a_mistyped_one() -> None:
+    text = "\n".join(t for t in POLICY.split("\n") if not t.startswith("expected_hash ="))
+    text = text.replace("audit_receipt = true", 'audit_receipt = "yes"')
+    assert found(text) == [
+        ("POLICY_SCHEMA", 9, "missing `requirements.expected_hash`"),
+        ("POLICY_SCHEMA", 11, "`requirements.audit_receipt` must be a boolean"),
+    ]
