@@ -5,6 +5,7 @@ from __future__ import annotations
 import errno
 import os
 import sqlite3
+import stat
 from pathlib import Path
 
 import pytest
@@ -330,3 +331,27 @@ def test_an_unchanged_corpus_verifies(make_corpus: MakeCorpus) -> None:
     corpus = load_verified(root)
     assert corpus.project_id == "demo-project"
     verify_index(open_index(root), corpus)
+
+
+def test_the_index_limit_is_128_mib(make_corpus: MakeCorpus) -> None:
+    """A sparse file one byte over the limit is refused by its size, before any read."""
+    root = built(make_corpus)
+    with (root / INDEX).open("r+b") as handle:
+        handle.truncate(128 * 1024 * 1024 + 1)
+    error = refused(open_index, root)
+    assert (error.code, error.detail) == (
+        "CONTEXT_LIMIT",
+        f"{INDEX}: 134217729 bytes exceeds the limit of 134217728",
+    )
+
+
+def test_the_cache_folder_is_created_with_mode_755(make_corpus: MakeCorpus) -> None:
+    root = make_corpus().resolve()
+    corpus = collect(root)
+    old = os.umask(0)
+    try:
+        build_index(corpus)
+    finally:
+        os.umask(old)
+    assert stat.S_IMODE((root / CACHE).stat().st_mode) == 0o755
+    assert stat.S_IMODE((root / CACHE / ".gitignore").stat().st_mode) == 0o644
