@@ -97,6 +97,8 @@ _ZERO = "os.O_RDONLY is 0 on every POSIX system: dropping it from `|` changes no
 _EMPTY_READ = "with 0 bytes left the loop reads b'' and breaks: one more empty read, same data"
 _CHUNK = "the read chunk size (1 MiB): a performance choice no result depends on"
 _FSYNC = "durability across a power loss: no test short of pulling the plug can observe it"
+_CLOSE = "an in-memory SQLite connection is freed with its object; nothing observable leaks"
+_TOKEN = "the staging name's random length: any length is unique enough and still refused"
 _PEP446 = "Python opens every descriptor non-inheritable (PEP 446): O_CLOEXEC is implied"
 EQUIVALENT: dict[tuple[str, str, str], str] = {
     ("fs", "", "`O_RDONLY` dropped"): _ZERO,
@@ -114,6 +116,18 @@ EQUIVALENT: dict[tuple[str, str, str], str] = {
     "`fd >= 0` is ever tested",
     ("fs", "write_exclusive", "`os.fsync(fd)` deleted"): _FSYNC,
     ("fs", "publish", "`os.fsync(dir_fd)` deleted"): _FSYNC,
+    ("index", "serialize", "`conn.execute('PRAGMA page_size = 4096')` deleted"): "4096 is "
+    "SQLite's default page size; the pragma only pins it against a different build default",
+    ("index", "serialize", "`conn.commit()` deleted"): "`serialize()` of an in-memory database "
+    "includes the open transaction's pages",
+    ("index", "serialize", "`conn.close()` deleted"): _CLOSE,
+    ("index", "_load", "`conn.close()` deleted"): _CLOSE,
+    ("index", "_publish", "`8` → 9"): _TOKEN,
+    ("index", "_publish", "`8` → 7"): _TOKEN,
+    ("index", "_check_cache_dir", "`False` flipped"): "after losing the race to create "
+    "cache/, looking again with create=True finds it and creates nothing either",
+    ("index", "_check_cache_dir", "`True` flipped"): "build ignores the answer after creating "
+    "cache/ (only the create=False callers use it)",
     ("fs", "_read_bounded", "`remaining > 0`: > → >="): _EMPTY_READ,
 }
 

@@ -355,3 +355,25 @@ def test_the_cache_folder_is_created_with_mode_755(make_corpus: MakeCorpus) -> N
         os.umask(old)
     assert stat.S_IMODE((root / CACHE).stat().st_mode) == 0o755
     assert stat.S_IMODE((root / CACHE / ".gitignore").stat().st_mode) == 0o644
+
+
+def test_an_index_with_a_second_name_is_still_read(make_corpus: MakeCorpus) -> None:
+    """Publication links the staging file before unlinking it: a reader may meet the index
+    with two names, which is not a reason to refuse it."""
+    root = built(make_corpus)
+    os.link(root / INDEX, root / CACHE / "backup.sqlite3")
+    assert open_index(root).project_id == "demo-project"
+
+
+def test_an_io_error_while_reading_the_index_is_index_path(
+    make_corpus: MakeCorpus, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = built(make_corpus)
+
+    def broken_disk(fd: int, size: int) -> bytes:
+        raise OSError(errno.EIO, os.strerror(errno.EIO))
+
+    monkeypatch.setattr(os, "read", broken_disk)
+    error = refused(open_index, root)
+    assert (error.code, error.detail) == ("INDEX_PATH", f"{INDEX}: {os.strerror(errno.EIO)}")
+    assert error.__suppress_context__
