@@ -16,6 +16,8 @@ from typing import NamedTuple
 
 FRESHNESS_REQUIREMENT = "READ_PRIMARY_SOURCE_BEFORE_AUTHORITY_CLAIM"
 INDEX_SCHEMA_VERSION = "1"
+# Joins the parts of a bundle's mandatory summary (the text view splits on it again).
+SUMMARY_SEPARATOR = " | "
 # A SHA-256 digest as the tool writes it: 64 lowercase hex digits (the JSON Schemas' pattern).
 SHA256_RE = re.compile(r"^[0-9a-f]{64}$")
 # The severities of a finding, most severe first (SPEC §8): the one list every part reads.

@@ -11,6 +11,7 @@ from collections.abc import Callable
 from collections.abc import Mapping
 from collections.abc import Sequence
 
+from project_corpus.models import SUMMARY_SEPARATOR
 from project_corpus.output.escape import terminal
 
 EXCERPT_CHARS = 240
@@ -71,6 +72,30 @@ def budget_line(result: Mapping[str, object]) -> str:
     )
 
 
+def whole_item_lines(number: int, item: Mapping[str, object]) -> list[str]:
+    """An item's head line and its whole text (a bundle's text is already budgeted); a
+    mandatory summary shows each of its parts on a line of its own."""
+    head = item_lines(number, item)[0]
+    text = str(item.get("text", ""))
+    parts = text.split(SUMMARY_SEPARATOR) if _mandatory(item) else text.splitlines()
+    return [head, *(f"     {terminal(part.strip())}" for part in parts if part.strip())]
+
+
+def read_lines(result: Mapping[str, object]) -> list[str]:
+    """The mandatory reads: each source a line, with the sections to read."""
+    listed = result.get("mandatory_reads")
+    reads = [r for r in listed if isinstance(r, Mapping)] if isinstance(listed, list) else []
+    lines = ["Read in full before relying on any of it:" if reads else "Read in full: (none)"]
+    for read in reads:
+        sections = read.get("required_sections")
+        names = ", ".join(str(s) for s in sections) if isinstance(sections, list) else ""
+        lines.append(
+            f"  - {terminal(str(read.get('source_path', '')))}"
+            + terminal(f" ({names})" if names else "")
+        )
+    return lines
+
+
 def bundle_view(result: Mapping[str, object]) -> str:
     items = _items(result.get("items"))
     summaries = [item for item in items if _mandatory(item)]
@@ -78,13 +103,11 @@ def bundle_view(result: Mapping[str, object]) -> str:
     query = excerpt(result.get("query", ""), 120)
     lines = [f'Context bundle for "{query}" in {result.get("project_id")}', "", "Summaries:"]
     for number, item in enumerate(summaries, 1):
-        lines += item_lines(number, item)
+        lines += whole_item_lines(number, item)
     lines += ["", "Items:" if ranked else "Items: none fit the budget"]
     for number, item in enumerate(ranked, 1):
-        lines += item_lines(number, item)
-    listed = result.get("mandatory_reads")
-    reads = [terminal(str(path)) for path in listed] if isinstance(listed, list) else []
-    lines += ["", "Read in full: " + (", ".join(reads) or "(none)"), budget_line(result)]
+        lines += whole_item_lines(number, item)
+    lines += ["", *read_lines(result), budget_line(result)]
     lines.append(f"bundle_sha256 {result.get('bundle_sha256')}")
     return "\n".join(lines) + "\n"
 

@@ -21,6 +21,7 @@ from project_corpus.corpus.protocol import section_text
 from project_corpus.errors import ContextError
 from project_corpus.models import PROJECT_PATH
 from project_corpus.models import STATUS_PATH
+from project_corpus.models import SUMMARY_SEPARATOR
 from project_corpus.models import Corpus
 from project_corpus.models import Document
 from project_corpus.models import Source
@@ -29,7 +30,6 @@ from project_corpus.retrieval.rank import Result
 
 SUMMARY_RESERVE = 8
 MANDATORY_SCORE = 10_000
-SUMMARY_SEPARATOR = " | "
 EMPTY_SECTION = "(empty)"
 MISSING_SECTION = "(missing)"
 # Shares of `max_tokens - SUMMARY_RESERVE`, in percent (see `split_budget`).
