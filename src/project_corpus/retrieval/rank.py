@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import bisect
+import math
 import re
 from typing import NamedTuple
 
@@ -213,7 +214,7 @@ def search(corpus: Corpus, query: str, limit: int = DEFAULT_LIMIT) -> list[Resul
         query_seq,
         terms,
         weights,
-        sum(weights.values()),
+        math.fsum(weights.values()),  # exactly rounded: independent of the set's order
         textmod.has_historical_intent(terms),
         glossary.addressed(set(terms)),
     )

@@ -66,7 +66,8 @@ def idf(n_items: int, df: int) -> float:
 
 def share(query: Query, terms: frozenset[str] | set[str], weight: int) -> int:
     """WEIGHT times the IDF share of TERMS in the query, rounded down."""
-    return math.floor(weight * sum(query.idf[t] for t in terms) / query.total_idf)
+    # fsum is exactly rounded, so the share never depends on the (hash-seeded) set order.
+    return math.floor(weight * math.fsum(query.idf[t] for t in terms) / query.total_idf)
 
 
 def _contains_sequence(haystack: list[str], needle: list[str]) -> bool:
