@@ -6,6 +6,7 @@ import fnmatch
 import hashlib
 import re
 import tomllib
+from collections.abc import Callable
 from collections.abc import Iterable
 
 from project_corpus.models import Finding
@@ -91,42 +92,82 @@ def _line_of(text: str, key: str) -> int:
 def parse_policy(data: bytes) -> tuple[Policy, list[Finding]]:
     """Parse and validate policy.toml bytes; fields are best effort when findings exist."""
     digest = hashlib.sha256(data).hexdigest()
-    try:
-        text = data.decode("utf-8")
-        raw = tomllib.loads(text)
-    except UnicodeDecodeError as exc:
-        return EMPTY_POLICY._replace(sha256=digest), [
-            _f("POLICY_PARSE", 1, f"not UTF-8 at byte {exc.start}")
-        ]
-    except tomllib.TOMLDecodeError as exc:
-        line = _toml_error_line(str(exc))
-        return EMPTY_POLICY._replace(sha256=digest), [_f("POLICY_PARSE", line, str(exc))]
+    loaded = _load(data)
+    if isinstance(loaded, Finding):
+        return EMPTY_POLICY._replace(sha256=digest), [loaded]
+    text, raw = loaded
     findings: list[Finding] = []
     _check_keys(raw, text, findings)
-    version = _string(raw, "policy_version", text, findings)
-    if version is not None and version != "2.0":
-        findings.append(_f("POLICY_VERSION", _line_of(text, "policy_version"), version))
-    project_id = _string(raw, "project_id", text, findings)
-    if project_id is not None and not ID_RE.match(project_id):
-        findings.append(_f("POLICY_PROJECT_ID", _line_of(text, "project_id"), project_id))
-    profile = _string(raw, "profile", text, findings)
-    if profile is not None and profile not in PROFILE_CAPABILITIES:
-        findings.append(_f("POLICY_PROFILE", _line_of(text, "profile"), profile))
+    version = _field(raw, "policy_version", "POLICY_VERSION", "2.0".__eq__, text, findings)
+    project_id = _field(raw, "project_id", "POLICY_PROJECT_ID", _valid_id, text, findings)
+    profile = _field(
+        raw, "profile", "POLICY_PROFILE", PROFILE_CAPABILITIES.__contains__, text, findings
+    )
     allow = _string_list(raw, "capabilities", "allow", text, findings)
     _check_capabilities(allow, profile, text, findings)
     read = _string_list(raw, "scopes", "read", text, findings)
     write = _string_list(raw, "scopes", "write", text, findings)
+    _check_scopes(read, write, text, findings)
+    requirements = _requirements(raw, text, findings)
+    _check_write_requirements(write, requirements, text, findings)
+    lines = {
+        key: _line_of(text, key) for key in ("project_id", "profile", "allow", "read", "write")
+    }
+    policy = Policy(
+        policy_version=version or "",
+        project_id=project_id or "",
+        profile=profile or "",
+        allow=tuple(allow),
+        read=tuple(read),
+        write=tuple(write),
+        requirements=requirements,
+        sha256=digest,
+        lines=lines,
+    )
+    return policy, findings
+
+
+def _load(data: bytes) -> tuple[str, dict[str, object]] | Finding:
+    """The policy's text and TOML table, or the POLICY_PARSE finding that stops parsing."""
+    try:
+        text = data.decode("utf-8")
+        return text, tomllib.loads(text)
+    except UnicodeDecodeError as exc:
+        return _f("POLICY_PARSE", 1, f"not UTF-8 at byte {exc.start}")
+    except tomllib.TOMLDecodeError as exc:
+        return _f("POLICY_PARSE", _toml_error_line(str(exc)), str(exc))
+
+
+def _valid_id(value: str) -> bool:
+    return ID_RE.match(value) is not None
+
+
+def _field(
+    raw: dict[str, object],
+    key: str,
+    code: str,
+    valid: Callable[[str], bool],
+    text: str,
+    findings: list[Finding],
+) -> str | None:
+    """A top-level string field; CODE reported (with the value) when VALID rejects it."""
+    value = _string(raw, key, text, findings)
+    if value is not None and not valid(value):
+        findings.append(_f(code, _line_of(text, key), value))
+    return value
+
+
+def _check_scopes(read: list[str], write: list[str], text: str, findings: list[Finding]) -> None:
     for scope in (*read, *write):
         problem = scope_problem(scope)
         if problem:
-            findings.append(
-                _f(
-                    "POLICY_SCOPE",
-                    _line_of(text, "read" if scope in read else "write"),
-                    f"{scope!r}: {problem}",
-                )
-            )
-    requirements = _requirements(raw, text, findings)
+            line = _line_of(text, "read" if scope in read else "write")
+            findings.append(_f("POLICY_SCOPE", line, f"{scope!r}: {problem}"))
+
+
+def _check_write_requirements(
+    write: list[str], requirements: dict[str, bool], text: str, findings: list[Finding]
+) -> None:
     if write and not all(requirements.get(k) is True for k in TABLE_KEYS["requirements"]):
         findings.append(
             _f(
@@ -135,21 +176,6 @@ def parse_policy(data: bytes) -> tuple[Policy, list[Finding]]:
                 "write scopes need expected_hash, verified_readback and audit_receipt",
             )
         )
-    lines = {
-        key: _line_of(text, key) for key in ("project_id", "profile", "allow", "read", "write")
-    }
-    policy = Policy(
-        version or "",
-        project_id or "",
-        profile or "",
-        tuple(allow),
-        tuple(read),
-        tuple(write),
-        requirements,
-        digest,
-        lines,
-    )
-    return policy, findings
 
 
 _TOML_LINE_RE = re.compile(r"\(at line (\d+), column \d+\)$")
