@@ -121,9 +121,9 @@ def test_the_exit_code_table_equals_the_codes() -> None:
 
 
 def test_the_github_action_words_cover_every_exit_code() -> None:
-    from project_corpus import github_action
+    from project_corpus import github_views
 
-    assert set(github_action.RESULT_WORDS) == set(EXIT_CODES)
+    assert set(github_views.RESULT_WORDS) == set(EXIT_CODES)
 
 
 def test_every_shipped_schema_is_named_in_the_cli_doc() -> None:

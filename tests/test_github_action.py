@@ -15,6 +15,7 @@ import yaml
 from jsonschema.validators import validator_for
 
 from project_corpus import github_action as action
+from project_corpus import github_views as views
 from project_corpus.output.escape import markdown_cell
 from tests.conftest import copy_fixture
 from tests.conftest import valid_candidate
@@ -230,7 +231,7 @@ def test_the_doctor_runs_once_per_job(gha: Runner, monkeypatch: pytest.MonkeyPat
     calls: list[list[str]] = []
     real = action.run_cli
 
-    def counting(args: list[str]) -> action.Completed:
+    def counting(args: list[str]) -> views.Completed:
         calls.append(list(args))
         return real(args)
 
@@ -276,19 +277,19 @@ def test_pins_are_current_majors_with_the_version_in_a_comment() -> None:
 def test_summary_is_capped_under_one_mebibyte(gha: Runner) -> None:
     root = corpus(gha.workspace, "clean")
     claim = "The shard {n} is currently serving all reads | <b>and</b> [link](x) " + "x" * 300
-    for n in range(action.MAX_ROWS + 40):
+    for n in range(views.MAX_ROWS + 40):
         note = f"# Note {n}\n\n## Notes\n{claim.format(n=n)}\n"
         (root / f".project-corpus/history/2026-12-{n:04d}-note.md").write_text(
             note, encoding="utf-8"
         )
     step = gha.step("doctor", root="corpus")
     assert step.outputs["doctor-exit-code"] == "0"
-    assert int(step.outputs["findings"]) >= action.MAX_ROWS + 40
+    assert int(step.outputs["findings"]) >= views.MAX_ROWS + 40
     assert len(step.summary.encode("utf-8")) < 1024 * 1024
-    assert f"Showing {action.MAX_ROWS} of" in step.summary
+    assert f"Showing {views.MAX_ROWS} of" in step.summary
     assert "<b>" not in step.summary
     table_rows = [line for line in step.summary.splitlines() if line.startswith("| WARN |")]
-    assert len(table_rows) == action.MAX_ROWS
+    assert len(table_rows) == views.MAX_ROWS
     assert all(row.count(" | ") == 3 for row in table_rows), "a `|` escaped the cell"
 
 
@@ -370,12 +371,12 @@ def test_prefix_annotations_rewrites_only_file_properties() -> None:
         "plain log line file=x\n"
         "::notice::no properties\n"
     )
-    fixed = action.prefix_annotations(text, "sub dir/")
+    fixed = views.prefix_annotations(text, "sub dir/")
     lines = fixed.splitlines()
     assert lines[0] == "::error file=sub dir/a%2Cb.md,line=3,title=X::msg, file=not-a-property"
     assert lines[1] == "::warning file=sub dir/.project-corpus/x.md,line=1::w"
     assert lines[2:] == ["plain log line file=x", "::notice::no properties"]
-    assert action.prefix_annotations(text, "") == text
+    assert views.prefix_annotations(text, "") == text
 
 
 def test_prefix_sarif_rewrites_srcroot_uris() -> None:
@@ -400,7 +401,7 @@ def test_prefix_sarif_rewrites_srcroot_uris() -> None:
             }
         ]
     }
-    fixed = action.prefix_sarif(log, "my dir/")
+    fixed = views.prefix_sarif(log, "my dir/")
     assert isinstance(fixed, dict)
     location = fixed["runs"][0]["results"][0]["locations"][0]["physicalLocation"]
     assert location["artifactLocation"]["uri"] == "my%20dir/a%20b.md"
@@ -425,8 +426,8 @@ def test_summary_never_passes_one_mebibyte(tmp_path: Path) -> None:
 
 
 def test_cut_bytes_keeps_whole_lines() -> None:
-    assert action.cut_bytes("short\n", 100) == "short\n"
-    cut = action.cut_bytes("ab\n" * 100, 60, note="…\n")
+    assert views.cut_bytes("short\n", 100) == "short\n"
+    cut = views.cut_bytes("ab\n" * 100, 60, note="…\n")
     assert cut.endswith("ab\n…\n")
     assert len(cut.encode("utf-8")) <= 60
 
@@ -439,8 +440,8 @@ def test_md_cell_neutralises_markdown_and_html() -> None:
 
 
 def test_line_link_without_repository_is_plain_text() -> None:
-    assert action.line_link({}, "a.md", 3) == "a.md:3"
-    link = action.line_link({"GITHUB_REPOSITORY": "o/r", "GITHUB_SHA": SHA}, "a b.md", 3)
+    assert views.line_link({}, "a.md", 3) == "a.md:3"
+    link = views.line_link({"GITHUB_REPOSITORY": "o/r", "GITHUB_SHA": SHA}, "a b.md", 3)
     assert link == f"[a b.md:3](https://github.com/o/r/blob/{SHA}/a%20b.md#L3)"
 
 
@@ -591,13 +592,13 @@ def test_empty_candidate_glob_skips() -> None:
 
 
 def test_error_summary_without_an_envelope() -> None:
-    markdown, note = action.error_summary("t", action.Completed(3, "", "Traceback: boom\n"))
+    markdown, note = views.error_summary("t", views.Completed(3, "", "Traceback: boom\n"))
     assert "`INTERNAL_ERROR`" in markdown
     assert note == "::error title=t INTERNAL_ERROR::Traceback: boom\n"
 
 
 def test_unterminated_workflow_command_is_left_alone() -> None:
-    assert action.prefix_annotations("::error file=a.md\n", "p/") == "::error file=a.md\n"
+    assert views.prefix_annotations("::error file=a.md\n", "p/") == "::error file=a.md\n"
 
 
 def test_default_emit_writes_stdout(gha: Runner, capsys: pytest.CaptureFixture[str]) -> None:

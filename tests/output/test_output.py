@@ -276,8 +276,8 @@ def test_every_severity_has_a_level_a_command_and_a_schema_entry() -> None:
 
 
 def test_the_action_escapes_with_the_renderers_functions() -> None:
-    from project_corpus import github_action
+    from project_corpus import github_views
 
-    assert github_action.escape_data is escape_data
-    assert github_action.escape_property is escape_property
+    assert github_views.escape_data is escape_data
+    assert github_views.escape_property is escape_property
     assert escape_property("a:b,c%\n") == "a%3Ab%2Cc%25%0A"
