@@ -337,11 +337,11 @@ def test_refusal_from_a_real_process_leaves_stdout_empty(example: Path) -> None:
     ],
 )
 def test_malformed_arguments(tool: str, arguments: dict[str, Any] | None, code: str) -> None:
-    from project_corpus import mcp_server
+    from project_corpus import mcp_tools
     from project_corpus.errors import ContextError
 
     with pytest.raises(ContextError) as info:
-        mcp_server.check_arguments(tool, mcp_server.TOOLS[tool].params, arguments)
+        mcp_tools.check_arguments(tool, mcp_tools.TOOLS[tool].params, arguments)
     assert info.value.code == code
     assert tool in info.value.detail
 
@@ -349,8 +349,9 @@ def test_malformed_arguments(tool: str, arguments: dict[str, Any] | None, code: 
 @pytest.mark.slow
 def test_input_schemas_are_strict_and_have_no_paths() -> None:
     from project_corpus import mcp_server
+    from project_corpus import mcp_tools
 
-    assert list(mcp_server.TOOLS) == PROTOCOL_NAMES
+    assert list(mcp_tools.TOOLS) == PROTOCOL_NAMES
     for name in PROTOCOL_NAMES:
         tool = mcp_server.tool_definition(name)
         schema = tool.input_schema
@@ -370,8 +371,8 @@ def test_input_schemas_are_strict_and_have_no_paths() -> None:
         "default": 20,
         "description": "Maximum results.",
     }
-    assert mcp_server.json_type(None) == "null"
-    assert mcp_server.json_type(True) == "boolean"
+    assert mcp_tools.json_type(None) == "null"
+    assert mcp_tools.json_type(True) == "boolean"
 
 
 @pytest.mark.slow
@@ -413,6 +414,7 @@ def test_in_process_tools_and_internal_errors(
     from mcp import Client
 
     from project_corpus import mcp_server
+    from project_corpus import mcp_tools
     from project_corpus.candidate import validate_candidate
     from project_corpus.corpus.snapshot import collect
     from project_corpus.retrieval.bundle import compile_bundle
@@ -435,10 +437,8 @@ def test_in_process_tools_and_internal_errors(
             arguments = {"candidate": candidate(example)}
             valid = result_of(await client.call_tool("corpus_candidate_validate", arguments))
             assert valid.structured_content == expected_candidate
-            spec = mcp_server.TOOLS["corpus.context_doctor"]
-            monkeypatch.setitem(
-                mcp_server.TOOLS, "corpus.context_doctor", spec._replace(run=broken)
-            )
+            spec = mcp_tools.TOOLS["corpus.context_doctor"]
+            monkeypatch.setitem(mcp_tools.TOOLS, "corpus.context_doctor", spec._replace(run=broken))
             bug = result_of(await client.call_tool("corpus_context_doctor", {}))
             assert error_code(bug) == "INTERNAL_ERROR"
             assert "KeyError" in (bug.structured_content or {})["detail"]
