@@ -17,9 +17,9 @@ from project_corpus.models import Span
 
 META_RE = re.compile(r"^([A-Za-z][A-Za-z0-9-]*):(.*)$")
 # An ATX heading: up to 3 spaces, 1-6 hashes, then the end or spaces and the title; an
-# optional closing sequence (spaces, then hashes) is not part of the title.
-HEADING_RE = re.compile(r" {0,3}(#{1,6})(?: +(.*))?$")
-CLOSING_HASHES_RE = re.compile(r" +#+$")
+# optional closing sequence (spaces, then hashes) is not part of the title. Possessive
+# quantifiers: no regular expression here may backtrack over a long line (SPEC §13).
+HEADING_RE = re.compile(r" {0,3}(#{1,6})(?: ++(.*+))?$")
 FENCE_RE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 LIST_RE = re.compile(r"^ {0,3}(?:[-*+]|\d{1,9}[.)])(?: |$)")
 COMMENT_RE = re.compile(r"^\s*<!--.*-->\s*$")
@@ -139,9 +139,11 @@ def _title_span(match: re.Match[str]) -> tuple[int, int]:
     if raw is None:
         return match.end(), match.end()
     title = raw.rstrip(" ")
-    if title.endswith("#"):
-        closing = CLOSING_HASHES_RE.search(title)
-        title = title[: closing.start()] if closing else title
+    before_hashes = title.rstrip("#")
+    if before_hashes != title and before_hashes.endswith(" "):
+        # The closing sequence: spaces, then hashes, to the end (a string scan, not the
+        # regex ` +#+$`, which is quadratic on a long run of spaces).
+        title = before_hashes.rstrip(" ")
     start = match.start(2) + len(title) - len(title.lstrip())
     return start, start + len(title.strip())
 

@@ -34,7 +34,9 @@ CLAIM_KINDS = frozenset({"paragraph", "list", "table"})
 DUPLICATE_KINDS = CLAIM_KINDS | {"code"}
 MIN_DUPLICATE_CHARS = 31  # "> 30 characters" of normalised text
 WORD_RE = re.compile(r"\w")
-TABLE_DELIMITER_RE = re.compile(r"^\s*\|?\s*:?-+:?\s*(?:\|\s*:?-+:?\s*)*\|?\s*$")
+# Possessive quantifiers: adjacent `\s*` runs would otherwise backtrack quadratically on a
+# long line of spaces (the classes next to each other are disjoint, so nothing is lost).
+TABLE_DELIMITER_RE = re.compile(r"^\s*+\|?\s*+:?-++:?\s*+(?:\|\s*+:?-++:?\s*+)*+\|?\s*+$")
 
 
 def _own_sources(view: DoctorView) -> Iterator[Source]:

@@ -10,32 +10,39 @@ trailing spaces and `\\#`/`\\!` escapes.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from functools import lru_cache
 from typing import NamedTuple
 
+# Pattern steps: one character each, or a wildcard. Matching simulates all positions in the
+# steps at once (a set of states), so a glob such as `*a*a*a*a*b` costs
+# O(len(path) * len(glob)) instead of the exponential backtracking of a translated regex.
+STAR = "*"  # any run of characters except `/`
+ANY_RUN = "**"  # any run of characters, `/` included
+DIRS = "**/"  # nothing, or any run of characters ending with `/`
+ONE = "?"  # one character except `/`
+
 
 class Pattern(NamedTuple):
-    regex: re.Pattern[str]
+    steps: tuple[str, ...]  # literal characters (as "=c") and the wildcards above
     negated: bool
     dir_only: bool
 
 
-def _translate(glob: str) -> str:
-    out = []
+def _translate(glob: str) -> list[str]:
+    steps = []
     i = 0
     while i < len(glob):
         if glob.startswith("**/", i):
-            out.append("(?:.*/)?")
+            steps.append(DIRS)
             i += 3
         elif glob.startswith("**", i):
-            out.append(".*")
+            steps.append(ANY_RUN)
             i += 2
         else:
-            out.append({"*": "[^/]*", "?": "[^/]"}.get(glob[i], re.escape(glob[i])))
+            steps.append(glob[i] if glob[i] in (STAR, ONE) else "=" + glob[i])
             i += 1
-    return "".join(out)
+    return steps
 
 
 @lru_cache(maxsize=256)
@@ -51,9 +58,42 @@ def compile_line(line: str) -> Pattern | None:
     if not text:
         return None
     anchored = "/" in text
-    body = _translate(text.lstrip("/"))
-    prefix = "" if anchored else "(?:.*/)?"
-    return Pattern(re.compile(f"^{prefix}{body}$", re.DOTALL), negated, dir_only)
+    steps = _translate(text.lstrip("/"))
+    return Pattern(tuple(steps if anchored else [DIRS, *steps]), negated, dir_only)
+
+
+def _closure(steps: tuple[str, ...], states: set[int]) -> set[int]:
+    """STATES plus every state reachable by skipping wildcards that may match nothing."""
+    todo, done = list(states), set(states)
+    while todo:
+        state = todo.pop()
+        if state < len(steps) and steps[state] in (STAR, ANY_RUN, DIRS) and state + 1 not in done:
+            done.add(state + 1)
+            todo.append(state + 1)
+    return done
+
+
+def _advance(steps: tuple[str, ...], states: set[int], char: str) -> set[int]:
+    after = set()
+    for state in states:
+        step = steps[state] if state < len(steps) else ""
+        if step == ANY_RUN or (step == STAR and char != "/"):
+            after.add(state)
+        elif step == DIRS:
+            after.update((state, state + 1) if char == "/" else (state,))
+        elif (step == ONE and char != "/") or step == "=" + char:
+            after.add(state + 1)
+    return _closure(steps, after)
+
+
+def matches(pattern: Pattern, path: str) -> bool:
+    """True when PATTERN matches the whole of PATH."""
+    states = _closure(pattern.steps, {0})
+    for char in path:
+        states = _advance(pattern.steps, states, char)
+        if not states:
+            return False
+    return len(pattern.steps) in states
 
 
 def parse(text: str) -> tuple[Pattern, ...]:
@@ -64,7 +104,7 @@ def _state(patterns: Sequence[Pattern], rel: str, is_dir: bool) -> bool | None:
     """True (ignored), False (re-included) or None (no pattern matched)."""
     state = None
     for pattern in patterns:
-        if (is_dir or not pattern.dir_only) and pattern.regex.match(rel):
+        if (is_dir or not pattern.dir_only) and matches(pattern, rel):
             state = not pattern.negated
     return state
 

@@ -21,7 +21,10 @@ from project_corpus.jsonio import MAX_INPUT_BYTES
 from project_corpus.jsonio import parse_json_bytes
 
 CANDIDATES_DIR = ".project-corpus/candidates"
-TOKEN_RE = re.compile(r'"(?:[^"\\]|\\.)*"|[{}\[\],:]|[^\s{}\[\],:"]+', re.DOTALL)
+# A string runs to its closing quote or to the end of the text, so an unterminated string is
+# one token and no scan restarts inside it (linear on any text, not only valid JSON).
+TOKEN_RE = re.compile(r'"(?:[^"\\]|\\.)*+(?:"|\Z)|[{}\[\],:]|[^\s{}\[\],:"]++', re.DOTALL)
+NEWLINE_RE = re.compile("\n")
 MAX_POINTER_DEPTH = 4
 
 
@@ -90,7 +93,7 @@ def pointer_lines(text: str, max_depth: int = MAX_POINTER_DEPTH) -> dict[str, in
     """{JSON pointer: 1-based line where its value starts} for valid JSON TEXT, down to
     MAX_DEPTH levels. One linear pass over the tokens; no second parse. (Cached: callers
     must not modify the result.)"""
-    newlines = [m.start() for m in re.finditer("\n", text)]
+    newlines = [m.start() for m in NEWLINE_RE.finditer(text)]
     lines: dict[str, int] = {}
     stack: list[_Frame] = []
     expect_key = False

@@ -26,7 +26,7 @@ from project_corpus.models import Document
 
 DIRECTIVE_RE = re.compile(
     r"^\s*<!--\s*project-corpus:\s*(disable-file|disable)\s+"
-    r"([A-Z][A-Z0-9_]*(?:\s*,\s*[A-Z][A-Z0-9_]*)*)\s*-->\s*$"
+    r"([A-Z][A-Z0-9_]*+(?:\s*+,\s*+[A-Z][A-Z0-9_]*+)*+)\s*+-->\s*+$"
 )
 # What a person means as a directive: a full-line comment naming the tool in any spelling.
 MENTION_RE = re.compile(r"^\s*<!--\s*project[-_ ]?corpus\b", re.IGNORECASE)

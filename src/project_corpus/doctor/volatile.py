@@ -20,8 +20,9 @@ DEFAULT_TERMS: dict[str, tuple[str, ...]] = {
     "en": ("currently", "right now", "at the moment", "at present", "as of now", "today", "live"),
     "ru": ("сейчас", "сегодня", "в данный момент", "на данный момент", "текущ*"),
 }
+# Possessive runs of spaces: `\s*:?\s+` backtracks quadratically over a long run of spaces.
 DATE_LABEL_RE = re.compile(
-    r"(?<!\w)(?:as\s+of|verified(?:\s+on)?|по\s+состоянию\s+на|проверено)\s*:?\s+"
+    r"(?<!\w)(?:as\s++of|verified(?:\s++on)?|по\s++состоянию\s++на|проверено)(?:\s*+:)?+\s++"
     r"(\d{4}-\d{2}-\d{2}(?:[Tt]\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:[Zz]|[+-]\d{2}:\d{2}))?)(?![\w:])",
     re.IGNORECASE,
 )

@@ -1,0 +1,322 @@
+"""Every regular expression in the package runs in linear time on hostile input (SPEC §13).
+
+One committed line must not hang a hook: each pattern is fed adversarial inputs built from
+its own characters (long runs of the characters it repeats, almost-matches that fail at the
+end) at 100 KB and 200 KB; a linear scan takes about twice as long on the larger input, a
+quadratic one four times. A cheap pre-check at 4 KB and 8 KB fails a quadratic pattern in
+milliseconds instead of minutes. No absolute time limit: only the ratio is asserted.
+
+`test_every_pattern_has_adversarial_coverage` finds every `re.*(...)` call in the package
+by AST, so a new pattern without an entry in `PATTERNS` fails the suite.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from project_corpus import timeparse
+from project_corpus.corpus import classify
+from project_corpus.corpus import markdown
+from project_corpus.corpus import policy
+from project_corpus.corpus import protocol
+from project_corpus.corpus import supersession
+from project_corpus.doctor import bundles
+from project_corpus.doctor import content
+from project_corpus.doctor import gitignore
+from project_corpus.doctor import inputs
+from project_corpus.doctor import suppress
+from project_corpus.doctor import volatile
+from project_corpus.evaluate import dataset
+from project_corpus.output import escape
+from project_corpus.output import sarif
+from project_corpus.retrieval import bundle
+from project_corpus.retrieval import text
+from project_corpus.trust import grant_file
+
+PACKAGE = Path(__file__).resolve().parent.parent / "src" / "project_corpus"
+Make = Callable[[int], str]
+Run = Callable[[str], object]
+
+
+def run_of(pattern: re.Pattern[str]) -> Run:
+    """Every match of PATTERN from every position (the worst of search, match and sub)."""
+    return lambda s: [m.span() for m in pattern.finditer(s)]
+
+
+def repeat(unit: str, tail: str = "\x00", head: str = "") -> Make:
+    """HEAD + UNIT repeated to about N characters + TAIL (a near miss that fails late)."""
+    return lambda n: head + unit * max(1, n // len(unit)) + tail
+
+
+SPACES = repeat(" ", "x")
+# Attacks shared by every pattern: long runs of blanks, word characters, digits, hashes,
+# dashes and pipes that fail on their last character.
+COMMON = (SPACES, repeat("a"), repeat("-| ", "x"))
+
+
+def attacks(*specific: Make) -> tuple[Make, ...]:
+    return (*COMMON, *specific)
+
+
+def _volatile_terms() -> Run:
+    matcher = volatile.compile_terms(volatile.effective_terms({}))
+    assert matcher is not None
+    return run_of(matcher.regex)
+
+
+def _gitignore(glob: str) -> Run:
+    pattern = gitignore.compile_line(glob)
+    assert pattern is not None
+    # A Python automaton over names of at most 255 bytes: smaller inputs keep the test fast.
+    return lambda s: gitignore.matches(pattern, s[: len(s) // 20])
+
+
+# "module.NAME" (a module-level pattern) or "module.function()" (a pattern built or used
+# inside a function) -> [(what runs the pattern on a text, adversarial inputs)].
+PATTERNS: dict[str, list[tuple[Run, tuple[Make, ...]]]] = {
+    "corpus.classify.REPORT_PATH_RE": [
+        (
+            run_of(classify.REPORT_PATH_RE),
+            attacks(
+                repeat(".project-corpus/reports/"), repeat("x", " ", ".project-corpus/reports/")
+            ),
+        )
+    ],
+    "corpus.classify.ID_TOKEN_RE": [(run_of(classify.ID_TOKEN_RE), attacks(repeat("a._-")))],
+    "corpus.markdown.META_RE": [
+        (run_of(markdown.META_RE), attacks(repeat("A-"), repeat("A-", ":"), repeat(":")))
+    ],
+    "corpus.markdown.HEADING_RE": [
+        (
+            run_of(markdown.HEADING_RE),
+            attacks(repeat(" ", "#x#", "## a"), repeat("# "), repeat("#", " x")),
+        ),
+        (markdown.title_span, attacks(repeat(" ", "#x#", "## a"), repeat(" #", "", "## a"))),
+    ],
+    "corpus.markdown.FENCE_RE": [(run_of(markdown.FENCE_RE), attacks(repeat("`"), repeat("~")))],
+    "corpus.markdown.LIST_RE": [(run_of(markdown.LIST_RE), attacks(repeat("1."), repeat("- ")))],
+    "corpus.markdown.COMMENT_RE": [
+        (
+            run_of(markdown.COMMENT_RE),
+            attacks(repeat("-->", "x", "<!--"), repeat(" ", "x", "<!-- -->"), repeat("<!--")),
+        )
+    ],
+    "corpus.markdown._OTHER_RE": [(run_of(markdown._OTHER_RE), attacks())],
+    "corpus.markdown._FENCE_START_RE": [(run_of(markdown._FENCE_START_RE), attacks(repeat("`~")))],
+    "corpus.markdown._HASH_RE": [(run_of(markdown._HASH_RE), attacks())],
+    "corpus.markdown._COMMENT_START_RE": [
+        (run_of(markdown._COMMENT_START_RE), attacks(repeat("<")))
+    ],
+    "corpus.markdown._LIST_START_RE": [(run_of(markdown._LIST_START_RE), attacks(repeat("l")))],
+    "corpus.markdown._BLOCK_RE": [
+        (run_of(markdown._BLOCK_RE), attacks(repeat("p"), repeat("li"), repeat("Fc"), repeat("lp")))
+    ],
+    "corpus.policy.ID_RE": [(run_of(policy.ID_RE), attacks(repeat("a.-_", "!")))],
+    "corpus.policy.CAPABILITY_RE": [(run_of(policy.CAPABILITY_RE), attacks(repeat("a._-", "!")))],
+    "corpus.policy._TOML_LINE_RE": [
+        (
+            run_of(policy._TOML_LINE_RE),
+            attacks(repeat("(at line 1, column 1)", "x"), repeat("1", ", column 1)x", "(at line ")),
+        )
+    ],
+    "corpus.policy._line_of()": [
+        (lambda s: policy._line_of(s, "scopes"), attacks(repeat(" ", "x", "[ scopes"))),
+        (lambda s: policy._line_of(s, "read"), attacks(repeat(" ", "x", "read"))),
+    ],
+    "corpus.policy.in_scope()": [  # fnmatch translates scopes into regular expressions
+        (lambda s: policy.in_scope(s, ("*a*a*a*a*a*a*a*a*b",)), attacks(repeat("a"))),
+        (lambda s: policy.in_scope(s, (".project-corpus/**",)), attacks(repeat("a/"))),
+    ],
+    "corpus.protocol.ABSOLUTE_ROOT_RE": [
+        (
+            run_of(protocol.ABSOLUTE_ROOT_RE),
+            attacks(repeat(" ", "x", "project-root"), repeat(" ", "x", "project-root:")),
+        )
+    ],
+    "corpus.supersession.SUPERSEDES_RE": [
+        (run_of(supersession.SUPERSEDES_RE), attacks(repeat(" \t", "x", "Supersedes:")))
+    ],
+    "doctor.bundles.DIGEST_RE": [(run_of(bundles.DIGEST_RE), attacks(repeat("0a")))],
+    "doctor.content.WORD_RE": [(run_of(content.WORD_RE), attacks())],
+    "doctor.content.TABLE_DELIMITER_RE": [
+        (
+            run_of(content.TABLE_DELIMITER_RE),
+            attacks(
+                repeat(" ", "x", "|-"),
+                repeat("-", " x"),
+                repeat(" |-", "x"),
+                repeat(":-: |", "x"),
+                repeat(" ", "x", "| --- |"),
+            ),
+        )
+    ],
+    "doctor.docs._entry()": [
+        (lambda s: re.sub(r"^## ", "#### ", s, flags=re.M), attacks(repeat("## \n")))
+    ],
+    "doctor.inputs.TOKEN_RE": [
+        (
+            run_of(inputs.TOKEN_RE),
+            attacks(
+                repeat('\\"', "", '"'),
+                repeat('"\\"', ""),
+                repeat('"a', ""),
+                repeat("a", '"'),
+                repeat('{"a":[', ""),
+            ),
+        ),
+        (inputs.pointer_lines, attacks(repeat('{"a":', "1", ""), repeat('\\"', '"', '"'))),
+    ],
+    "doctor.inputs.NEWLINE_RE": [(run_of(inputs.NEWLINE_RE), attacks(repeat("\n")))],
+    "doctor.suppress.DIRECTIVE_RE": [
+        (
+            run_of(suppress.DIRECTIVE_RE),
+            attacks(
+                repeat("A,", "x", "<!-- project-corpus: disable "),
+                repeat(" ", "x", "<!-- project-corpus: disable A -->"),
+                repeat(" , A", "x", "<!-- project-corpus: disable A"),
+                repeat("A_0", " -- x", "<!-- project-corpus: disable "),
+            ),
+        )
+    ],
+    "doctor.volatile.DATE_LABEL_RE": [
+        (
+            run_of(volatile.DATE_LABEL_RE),
+            attacks(
+                repeat(" ", "x", "verified"),
+                repeat(" ", "x", "verified :"),
+                repeat(" ", "x", "as"),
+                repeat("verified ", "x"),
+                repeat("0", "x", "as of 2026-01-01T00:00:00."),
+            ),
+        )
+    ],
+    "doctor.volatile.compile_terms()": [
+        (_volatile_terms(), attacks(repeat(" ", "x", "right"), repeat("текущ"), repeat("at the ")))
+    ],
+    "evaluate.dataset.DIGEST_RE": [(run_of(dataset.DIGEST_RE), attacks(repeat("0a")))],
+    "output.escape.UNSAFE_RE": [
+        (run_of(escape.UNSAFE_RE), attacks(repeat("\x1b"))),
+        (escape.markdown_cell, attacks(repeat("[](www."), repeat("\x1b|"))),
+        (lambda s: escape.terminal(s, multiline=True), attacks(repeat("\n\x07\t"))),
+    ],
+    "output.escape.WWW_RE": [(run_of(escape.WWW_RE), attacks(repeat("w"), repeat("ww.")))],
+    "output.sarif.HEADING_RE": [(run_of(sarif.HEADING_RE), attacks(repeat("#", " x\n")))],
+    "retrieval.bundle._BUDGET_RE": [(run_of(bundle._BUDGET_RE), attacks())],
+    "retrieval.rank.Analysis.hits()": [
+        (
+            lambda s: [m.span() for m in re.finditer(re.escape("ab") + r"[^\W_]*", s)],
+            attacks(repeat("ab")),
+        )
+    ],
+    "retrieval.text.TOKEN_RE": [(run_of(text.TOKEN_RE), attacks(repeat("a_")))],
+    "retrieval.text.CYRILLIC_RE": [(run_of(text.CYRILLIC_RE), attacks(repeat("я")))],
+    "retrieval.text.LATIN_RE": [(run_of(text.LATIN_RE), attacks())],
+    "timeparse._DATETIME_RE": [
+        (run_of(timeparse._DATETIME_RE), attacks(repeat("0", "Z", "2026-01-01T00:00:00.")))
+    ],
+    "timeparse._DATE_RE": [(run_of(timeparse._DATE_RE), attacks(repeat("2026-01-01")))],
+    "timeparse.STRICT_UTC_RE": [(run_of(timeparse.STRICT_UTC_RE), attacks(repeat("0-")))],
+    "trust.grant_file._SHA256_RE": [(run_of(grant_file._SHA256_RE), attacks(repeat("0a")))],
+    "trust.grant_file._IDENTITY_RE": [(run_of(grant_file._IDENTITY_RE), attacks(repeat("0:")))],
+    "doctor.gitignore.matches()": [  # globs are matched by an automaton, not a regex
+        (_gitignore("*a*a*a*a*a*a*a*a*b"), attacks(repeat("a"))),
+        (_gitignore("**/x/**/y/**/z"), attacks(repeat("x/y/"))),
+    ],
+}
+
+
+def _best(run: Run, text: str, number: int) -> float:
+    best = float("inf")
+    for _ in range(3):
+        start = time.process_time()
+        for _ in range(number):
+            run(text)
+        best = min(best, time.process_time() - start)
+    return best
+
+
+def ratio(run: Run, make: Make, size: int) -> float:
+    """CPU time on a 2*SIZE input over that on a SIZE input (each repeated to >= 1 ms)."""
+    small, large = make(size), make(2 * size)
+    number = 1
+    while _best(run, small, number) < 0.001 and number < 1 << 16:
+        number *= 4
+    return _best(run, large, number) / max(_best(run, small, number), 1e-9)
+
+
+CASES = [
+    pytest.param(run, make, id=f"{key}-{n}-{m}")
+    for key, entries in PATTERNS.items()
+    for n, (run, makes) in enumerate(entries)
+    for m, make in enumerate(makes)
+]
+
+
+@pytest.mark.parametrize(("run", "make"), CASES)
+def test_each_pattern_is_linear_on_adversarial_input(run: Run, make: Make) -> None:
+    # Linear is ~2x; quadratic ~4x. A failure is measured twice more: a shared machine has
+    # noisy neighbours, but a quadratic pattern fails every time.
+    for size in (4_000, 100_000):
+        measured = ratio(run, make, size)
+        if measured >= 3.0:
+            measured = min(measured, ratio(run, make, size), ratio(run, make, size))
+        assert measured < 3.0, f"{measured:.2f}x from {size} to {2 * size} characters"
+
+
+def _pattern_sites() -> set[str]:
+    """`module.NAME` / `module.function()` of every `re.<function>(...)` call in the package."""
+    sites = set()
+    for path in sorted(PACKAGE.rglob("*.py")):
+        module = ".".join(path.relative_to(PACKAGE).with_suffix("").parts)
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node, name in _definitions(tree.body):
+            if any(_is_re_call(call) for call in ast.walk(node)):
+                sites.add(f"{module}.{name}")
+    return sites
+
+
+def _definitions(body: list[ast.stmt], prefix: str = "") -> list[tuple[ast.stmt, str]]:
+    """(statement, site name) of each top-level statement; methods as `Class.method()`."""
+    found: list[tuple[ast.stmt, str]] = []
+    for node in body:
+        if isinstance(node, ast.ClassDef):
+            found += _definitions(node.body, f"{prefix}{node.name}.")
+        else:
+            found.append((node, prefix + _site_name(node)))
+    return found
+
+
+def _is_re_call(node: ast.AST) -> bool:
+    return (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and isinstance(node.func.value, ast.Name)
+        and node.func.value.id == "re"
+        and node.func.attr != "escape"
+    )
+
+
+def _site_name(node: ast.stmt) -> str:
+    if isinstance(node, ast.FunctionDef):
+        return f"{node.name}()"
+    if isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Name):
+        return node.targets[0].id
+    return f"line {node.lineno}"
+
+
+def test_every_pattern_has_adversarial_coverage() -> None:
+    sites = _pattern_sites()
+    missing = sorted(sites - set(PATTERNS))
+    assert not missing, f"add adversarial inputs to PATTERNS for {missing}"
+    assert len(sites) >= 40
+
+
+def test_the_repository_has_no_stale_entries() -> None:
+    sites = _pattern_sites() | {"corpus.policy.in_scope()", "doctor.gitignore.matches()"}
+    assert not sorted(set(PATTERNS) - sites)
