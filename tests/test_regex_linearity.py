@@ -21,15 +21,16 @@ from pathlib import Path
 import pytest
 
 from project_corpus import timeparse
-from project_corpus.corpus import classify
 from project_corpus.corpus import markdown
 from project_corpus.corpus import policy
 from project_corpus.corpus import protocol
+from project_corpus.corpus import references
 from project_corpus.corpus import supersession
 from project_corpus.doctor import bundles
 from project_corpus.doctor import content
 from project_corpus.doctor import gitignore
 from project_corpus.doctor import inputs
+from project_corpus.doctor import integrity
 from project_corpus.doctor import suppress
 from project_corpus.doctor import volatile
 from project_corpus.evaluate import dataset
@@ -80,15 +81,48 @@ def _gitignore(glob: str) -> Run:
 # "module.NAME" (a module-level pattern) or "module.function()" (a pattern built or used
 # inside a function) -> [(what runs the pattern on a text, adversarial inputs)].
 PATTERNS: dict[str, list[tuple[Run, tuple[Make, ...]]]] = {
-    "corpus.classify.REPORT_PATH_RE": [
+    "corpus.references.PATH_RE": [
         (
-            run_of(classify.REPORT_PATH_RE),
+            run_of(references.PATH_RE),
+            attacks(repeat(".project-corpus/tasks/"), repeat("x", " ", ".project-corpus/reports/")),
+        )
+    ],
+    "corpus.references.INLINE_LINK_RE": [
+        (
+            run_of(references.INLINE_LINK_RE),
             attacks(
-                repeat(".project-corpus/reports/"), repeat("x", " ", ".project-corpus/reports/")
+                repeat(" ", "x", "](a"),
+                repeat(" ", "x", "](a "),
+                repeat("a", "", '](a "'),
+                repeat("](", ""),
+                repeat("](a (", ""),
+                repeat(" ", "x", "]( "),
             ),
         )
     ],
-    "corpus.classify.ID_TOKEN_RE": [(run_of(classify.ID_TOKEN_RE), attacks(repeat("a._-")))],
+    "corpus.references.LINK_DEFINITION_RE": [
+        (
+            run_of(references.LINK_DEFINITION_RE),
+            attacks(repeat("[a", "", "["), repeat("[a]:\n"), repeat(" \t", "", "[a]:")),
+        )
+    ],
+    "corpus.references.SCHEME_RE": [(run_of(references.SCHEME_RE), attacks(repeat("a+.-")))],
+    "corpus.references.ID_TOKEN_RE": [(run_of(references.ID_TOKEN_RE), attacks(repeat("a._-")))],
+    "corpus.references.EVIDENCE_ID_RE": [
+        (
+            run_of(references.EVIDENCE_ID_RE),
+            attacks(
+                repeat(" ", "x", "- abc-1"),
+                repeat(" ", "x", "- "),
+                repeat(" ", "x", "- **abc-1**"),
+                repeat(" ", "x -", "abc-1"),
+            ),
+        )
+    ],
+    "corpus.references.BACKTICK_ID_RE": [
+        (run_of(references.BACKTICK_ID_RE), attacks(repeat("`abc"), repeat("`a-", "")))
+    ],
+    "corpus.references.ID_MARK_RE": [(run_of(references.ID_MARK_RE), attacks(repeat("-._0")))],
     "corpus.markdown.META_RE": [
         (run_of(markdown.META_RE), attacks(repeat("A-"), repeat("A-", ":"), repeat(":")))
     ],
@@ -173,6 +207,15 @@ PATTERNS: dict[str, list[tuple[Run, tuple[Make, ...]]]] = {
         (inputs.pointer_lines, attacks(repeat('{"a":', "1", ""), repeat('\\"', '"', '"'))),
     ],
     "doctor.inputs.NEWLINE_RE": [(run_of(inputs.NEWLINE_RE), attacks(repeat("\n")))],
+    "doctor.suppress.MENTION_RE": [
+        (run_of(suppress.MENTION_RE), attacks(repeat(" ", "x", "<!--"), repeat("<!-- ")))
+    ],
+    "doctor.integrity.DATED_NAME_RE": [
+        (run_of(integrity.DATED_NAME_RE), attacks(repeat("2026-01-0"), repeat("0")))
+    ],
+    "doctor.integrity.DATE_PREFIX_RE": [
+        (run_of(integrity.DATE_PREFIX_RE), attacks(repeat("2026-01-")))
+    ],
     "doctor.suppress.DIRECTIVE_RE": [
         (
             run_of(suppress.DIRECTIVE_RE),
