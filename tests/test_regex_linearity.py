@@ -36,7 +36,6 @@ from project_corpus.doctor import volatile
 from project_corpus.evaluate import dataset
 from project_corpus.output import escape
 from project_corpus.output import sarif
-from project_corpus.retrieval import bundle
 from project_corpus.retrieval import text
 from project_corpus.trust import grant_file
 
@@ -250,7 +249,7 @@ PATTERNS: dict[str, list[tuple[Run, tuple[Make, ...]]]] = {
     ],
     "output.escape.WWW_RE": [(run_of(escape.WWW_RE), attacks(repeat("w"), repeat("ww.")))],
     "output.sarif.HEADING_RE": [(run_of(sarif.HEADING_RE), attacks(repeat("#", " x\n")))],
-    "retrieval.bundle._BUDGET_RE": [(run_of(bundle._BUDGET_RE), attacks())],
+    "retrieval.rank._INT_RE": [(run_of(rank._INT_RE), attacks(repeat("0"), repeat("0", "1x")))],
     "retrieval.rank.Analysis.hits()": [
         (
             lambda s: [m.span() for m in re.finditer(re.escape("ab") + r"[^\W_]*", s)],
