@@ -36,6 +36,7 @@ from project_corpus.doctor import volatile
 from project_corpus.evaluate import dataset
 from project_corpus.output import escape
 from project_corpus.output import sarif
+from project_corpus.retrieval import rank
 from project_corpus.retrieval import text
 from project_corpus.trust import grant_file
 
