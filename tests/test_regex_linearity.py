@@ -260,6 +260,9 @@ PATTERNS: dict[str, list[tuple[Run, tuple[Make, ...]]]] = {
     "retrieval.text.TOKEN_RE": [(run_of(text.TOKEN_RE), attacks(repeat("a_")))],
     "retrieval.text.CYRILLIC_RE": [(run_of(text.CYRILLIC_RE), attacks(repeat("я")))],
     "retrieval.text.LATIN_RE": [(run_of(text.LATIN_RE), attacks())],
+    "scaffold.default_project_id()": [
+        (lambda s: re.sub(r"[^a-z0-9._-]+", "-", s), attacks(repeat(" !"), repeat("a-")))
+    ],
     "timeparse._DATETIME_RE": [
         (run_of(timeparse._DATETIME_RE), attacks(repeat("0", "Z", "2026-01-01T00:00:00.")))
     ],
