@@ -20,20 +20,19 @@ from pathlib import Path
 
 import pytest
 
+from project_corpus import models
 from project_corpus import timeparse
 from project_corpus.corpus import markdown
 from project_corpus.corpus import policy
 from project_corpus.corpus import protocol
 from project_corpus.corpus import references
 from project_corpus.corpus import supersession
-from project_corpus.doctor import bundles
 from project_corpus.doctor import content
 from project_corpus.doctor import gitignore
 from project_corpus.doctor import inputs
 from project_corpus.doctor import integrity
 from project_corpus.doctor import suppress
 from project_corpus.doctor import volatile
-from project_corpus.evaluate import dataset
 from project_corpus.output import escape
 from project_corpus.output import sarif
 from project_corpus.retrieval import rank
@@ -176,7 +175,6 @@ PATTERNS: dict[str, list[tuple[Run, tuple[Make, ...]]]] = {
     "corpus.supersession.SUPERSEDES_RE": [
         (run_of(supersession.SUPERSEDES_RE), attacks(repeat(" \t", "x", "Supersedes:")))
     ],
-    "doctor.bundles.DIGEST_RE": [(run_of(bundles.DIGEST_RE), attacks(repeat("0a")))],
     "doctor.content.WORD_RE": [(run_of(content.WORD_RE), attacks())],
     "doctor.content.TABLE_DELIMITER_RE": [
         (
@@ -242,7 +240,6 @@ PATTERNS: dict[str, list[tuple[Run, tuple[Make, ...]]]] = {
     "doctor.volatile.compile_terms()": [
         (_volatile_terms(), attacks(repeat(" ", "x", "right"), repeat("текущ"), repeat("at the ")))
     ],
-    "evaluate.dataset.DIGEST_RE": [(run_of(dataset.DIGEST_RE), attacks(repeat("0a")))],
     "output.escape.UNSAFE_RE": [
         (run_of(escape.UNSAFE_RE), attacks(repeat("\x1b"))),
         (escape.markdown_cell, attacks(repeat("[](www."), repeat("\x1b|"))),
@@ -268,7 +265,7 @@ PATTERNS: dict[str, list[tuple[Run, tuple[Make, ...]]]] = {
     ],
     "timeparse._DATE_RE": [(run_of(timeparse._DATE_RE), attacks(repeat("2026-01-01")))],
     "timeparse.STRICT_UTC_RE": [(run_of(timeparse.STRICT_UTC_RE), attacks(repeat("0-")))],
-    "trust.grant_file._SHA256_RE": [(run_of(grant_file._SHA256_RE), attacks(repeat("0a")))],
+    "models.SHA256_RE": [(run_of(models.SHA256_RE), attacks(repeat("0a")))],
     "trust.grant_file._IDENTITY_RE": [(run_of(grant_file._IDENTITY_RE), attacks(repeat("0:")))],
     "doctor.gitignore.matches()": [  # globs are matched by an automaton, not a regex
         (_gitignore("*a*a*a*a*a*a*a*a*b"), attacks(repeat("a"))),
