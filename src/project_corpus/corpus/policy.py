@@ -136,6 +136,8 @@ def _load(data: bytes) -> tuple[str, dict[str, object]] | Finding:
         return _f("POLICY_PARSE", 1, f"not UTF-8 at byte {exc.start}")
     except tomllib.TOMLDecodeError as exc:
         return _f("POLICY_PARSE", _toml_error_line(str(exc)), str(exc))
+    except RecursionError:  # tomllib recurses once per nested table or array
+        return _f("POLICY_PARSE", 1, "tables or arrays nested too deeply")
 
 
 def _valid_id(value: str) -> bool:

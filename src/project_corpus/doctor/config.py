@@ -93,6 +93,8 @@ def _yaml(rel: str, data: bytes) -> object:
         raise _invalid(rel, f"not UTF-8 at byte {exc.start}") from None
     except yaml.YAMLError as exc:
         raise _invalid(rel, f"not valid YAML ({type(exc).__name__})") from None
+    except RecursionError:  # PyYAML composes nested collections recursively
+        raise _invalid(rel, "collections nested too deeply") from None
 
 
 def parse_config(rel: str, raw: object, checks: Mapping[str, RuleFacts]) -> LintConfig:

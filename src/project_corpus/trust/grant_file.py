@@ -201,6 +201,10 @@ def _decode_toml(data: bytes, label: str) -> dict[str, object]:
         ) from None
     except tomllib.TOMLDecodeError as exc:
         raise ContextError("TRUST_INVALID", f"{label}: {exc}", hint=REMAKE) from None
+    except RecursionError:  # tomllib recurses once per nested table or array
+        raise ContextError(
+            "TRUST_INVALID", f"{label}: tables or arrays nested too deeply", hint=REMAKE
+        ) from None
 
 
 def parse_grant(raw: Mapping[str, object]) -> Grant:
