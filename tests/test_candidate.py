@@ -19,10 +19,10 @@ from project_corpus.candidate import REF_KEYS
 from project_corpus.candidate import candidate_problems
 from project_corpus.candidate import validate_candidate
 from project_corpus.corpus.snapshot import collect
+from project_corpus.doctor._records import LoadedJSON
+from project_corpus.doctor._report import lint_report
 from project_corpus.doctor.candidates import file_issues
 from project_corpus.doctor.candidates import lint_candidates
-from project_corpus.doctor.registry import LoadedJSON
-from project_corpus.doctor.report import lint_report
 from project_corpus.errors import ContextError
 from project_corpus.output import render_report
 from project_corpus.schemas import load_schema

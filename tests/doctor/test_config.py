@@ -9,8 +9,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from project_corpus.doctor import CHECKS_BY_CODE
-from project_corpus.doctor.config import DEFAULT
-from project_corpus.doctor.config import parse_config
+from project_corpus.doctor._config import DEFAULT
+from project_corpus.doctor._config import parse_config
 from project_corpus.errors import ContextError
 from tests.conftest import MakeCorpus
 from tests.doctor.support import codes

@@ -10,8 +10,8 @@ import pytest
 
 from project_corpus.doctor import CHECKS
 from project_corpus.doctor import docs
-from project_corpus.doctor.registry import Check
-from project_corpus.doctor.registry import check
+from project_corpus.doctor._records import Check
+from project_corpus.doctor._records import check
 from project_corpus.errors import ERRORS
 from tests.conftest import REPO
 

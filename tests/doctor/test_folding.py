@@ -7,7 +7,7 @@ from hypothesis import settings
 from hypothesis import strategies as st
 
 from project_corpus.corpus.markdown import parse_document
-from project_corpus.doctor import volatile
+from project_corpus.doctor import _volatile as volatile
 from project_corpus.doctor.content import CLAIM_KINDS
 from project_corpus.doctor.content import term_candidates
 from project_corpus.retrieval.text import collapse_all

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from project_corpus.doctor.gitignore import is_ignored
-from project_corpus.doctor.gitignore import parse
+from project_corpus.doctor._gitignore import is_ignored
+from project_corpus.doctor._gitignore import parse
 
 TARGET = ".project-corpus/cache/context.sqlite3"
 

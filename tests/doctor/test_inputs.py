@@ -7,8 +7,8 @@ import json
 from hypothesis import given
 from hypothesis import strategies as st
 
-from project_corpus.doctor.inputs import line_of
-from project_corpus.doctor.inputs import pointer_lines
+from project_corpus.doctor._inputs import line_of
+from project_corpus.doctor._inputs import pointer_lines
 
 TEXT = """{
   "a": 1,

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from project_corpus.doctor.volatile import DEFAULT_TERMS
-from project_corpus.doctor.volatile import compile_terms
-from project_corpus.doctor.volatile import effective_terms
-from project_corpus.doctor.volatile import has_date_label
-from project_corpus.doctor.volatile import volatile_term
+from project_corpus.doctor._volatile import DEFAULT_TERMS
+from project_corpus.doctor._volatile import compile_terms
+from project_corpus.doctor._volatile import effective_terms
+from project_corpus.doctor._volatile import has_date_label
+from project_corpus.doctor._volatile import volatile_term
 
 DEFAULT = compile_terms(effective_terms({}))
 

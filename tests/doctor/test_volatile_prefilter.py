@@ -6,7 +6,7 @@ from hypothesis import given
 from hypothesis import settings
 from hypothesis import strategies as st
 
-from project_corpus.doctor import volatile
+from project_corpus.doctor import _volatile as volatile
 
 MATCHER = volatile.compile_terms(volatile.effective_terms({}))
 WORDS = st.sampled_from(

@@ -263,7 +263,7 @@ def test_the_cli_formats_are_the_renderers() -> None:
 
 
 def test_every_severity_has_a_level_a_command_and_a_schema_entry() -> None:
-    from project_corpus.doctor.config import RULE_VALUES
+    from project_corpus.doctor._config import RULE_VALUES
     from project_corpus.output.github import COMMANDS
     from project_corpus.output.sarif import LEVELS
     from project_corpus.schemas import load_schema

@@ -116,8 +116,8 @@ def explain(code: str | None, fmt: str) -> int:
     """Print a doctor check's documentation (without CODE: list every check)."""
     from project_corpus.doctor import CHECKS
     from project_corpus.doctor import CHECKS_BY_CODE
-    from project_corpus.doctor.selection import lookup
-    from project_corpus.doctor.selection import unknown_hint
+    from project_corpus.doctor._selection import lookup
+    from project_corpus.doctor._selection import unknown_hint
     from project_corpus.jsonio import pretty
 
     if code is None:

@@ -1,7 +1,7 @@
 """Memory Doctor: a linter for a Project Corpus, its index, bundles and candidates (SPEC §8).
 
-`CHECKS` is the registry: every check, in the order of `docs/checks.md` and of SARIF
-`rules[]`. Each check's docstring is its documentation. `memory_doctor` gathers a
+`CHECKS` (in `registry.py`) is the registry: every check, in the order of `docs/checks.md` and
+of SARIF `rules[]`. Each check's docstring is its documentation. `memory_doctor` gathers a
 `DoctorView` once, runs every enabled check whose inputs are present, then applies the
 configuration and suppressions. It never writes and never repairs.
 """
@@ -15,112 +15,27 @@ from datetime import date
 from pathlib import Path
 
 from project_corpus.corpus import fs
-from project_corpus.doctor import bundles
 from project_corpus.doctor import candidates as candidate_checks
-from project_corpus.doctor import conformance
-from project_corpus.doctor import content
 from project_corpus.doctor import hygiene
-from project_corpus.doctor import index_checks
-from project_corpus.doctor import integrity
-from project_corpus.doctor import policy_checks
-from project_corpus.doctor import relations
-from project_corpus.doctor import repository
-from project_corpus.doctor.config import LintConfig
-from project_corpus.doctor.config import load_config
-from project_corpus.doctor.config import with_max_age
-from project_corpus.doctor.inputs import load_input
-from project_corpus.doctor.registry import Check
-from project_corpus.doctor.registry import DoctorView
-from project_corpus.doctor.registry import Issue
-from project_corpus.doctor.registry import LoadedJSON
-from project_corpus.doctor.registry import from_finding
-from project_corpus.doctor.report import build_report
-from project_corpus.doctor.report import candidate_count
-from project_corpus.doctor.report import finalize
-from project_corpus.doctor.selection import narrow
+from project_corpus.doctor._config import LintConfig
+from project_corpus.doctor._config import load_config
+from project_corpus.doctor._config import with_max_age
+from project_corpus.doctor._inputs import load_input
+from project_corpus.doctor._records import Check
+from project_corpus.doctor._records import DoctorView
+from project_corpus.doctor._records import Issue
+from project_corpus.doctor._records import LoadedJSON
+from project_corpus.doctor._records import from_finding
+from project_corpus.doctor._report import build_report
+from project_corpus.doctor._report import candidate_count
+from project_corpus.doctor._report import finalize
+from project_corpus.doctor._selection import narrow
+from project_corpus.doctor.registry import CHECKS
+from project_corpus.doctor.registry import CHECKS_BY_CODE
+from project_corpus.doctor.registry import GATES
 from project_corpus.errors import ContextError
 from project_corpus.models import SEVERITIES
 from project_corpus.models import Corpus
-
-CHECKS: tuple[Check, ...] = (
-    # Protocol conformance: the gate (SPEC §1.3, §1.4, §2.2)
-    conformance.missing_required_path,
-    conformance.required_path_link,
-    conformance.invalid_encoding,
-    conformance.missing_metadata,
-    conformance.invalid_metadata,
-    conformance.missing_section,
-    conformance.duplicate_section,
-    conformance.section_order,
-    conformance.project_id_mismatch,
-    conformance.role_overlap,
-    conformance.project_absolute_root,
-    conformance.generated_view_unmarked,
-    conformance.context_scope,
-    conformance.source_link,
-    conformance.source_path,
-    policy_checks.policy_parse,
-    policy_checks.policy_unknown_key,
-    policy_checks.policy_schema,
-    policy_checks.policy_version,
-    policy_checks.policy_project_id,
-    policy_checks.policy_profile,
-    policy_checks.policy_capability,
-    policy_checks.policy_profile_capability,
-    policy_checks.policy_scope,
-    policy_checks.policy_write_requirements,
-    # The stored index (--index)
-    index_checks.index_missing,
-    index_checks.index_corrupt,
-    index_checks.index_schema_mismatch,
-    index_checks.index_path,
-    index_checks.index_project_mismatch,
-    index_checks.missing_source,
-    index_checks.stale_index,
-    index_checks.broken_provenance,
-    index_checks.superseded_ranked_current,
-    # Supersession
-    relations.invalid_temporal_relation,
-    relations.orphan_supersession,
-    relations.temporal_cycle,
-    # Content
-    content.duplicate_memory_item,
-    content.volatile_without_freshness,
-    content.invalid_timestamp,
-    content.artifact_shape,
-    content.oversized_status,
-    # Memory integrity
-    integrity.active_task_missing,
-    integrity.active_task_closed,
-    integrity.lifecycle_mismatch,
-    integrity.broken_reference,
-    integrity.status_behind_evidence,
-    integrity.unverified_status,
-    integrity.status_age,
-    # Repository
-    repository.missing_artifact_dir,
-    repository.cache_not_ignored,
-    # Suppression hygiene
-    hygiene.invalid_suppression,
-    hygiene.unused_suppression,
-    # A bundle (--bundle)
-    bundles.bundle_project_mismatch,
-    bundles.bundle_snapshot,
-    bundles.bundle_hash_check,
-    bundles.bundle_stale_source,
-    bundles.bundle_full_snapshot_mismatch,
-    # Candidates (--candidate)
-    candidate_checks.candidate_schema,
-    candidate_checks.candidate_project,
-    candidate_checks.candidate_id,
-    candidate_checks.candidate_kind,
-    candidate_checks.candidate_statement,
-    candidate_checks.candidate_time,
-    candidate_checks.candidate_evidence,
-    candidate_checks.candidate_without_evidence,
-)
-CHECKS_BY_CODE: dict[str, Check] = {c.code: c for c in CHECKS}
-GATES: dict[str, bool] = {c.code: c.gate for c in CHECKS}
 
 __all__ = ["CHECKS", "CHECKS_BY_CODE", "memory_doctor"]
 
@@ -178,7 +93,7 @@ def gather(
 ) -> DoctorView:
     """Read everything the checks need, once: inputs first (they may refuse), then the corpus."""
     from project_corpus.corpus.snapshot import collect
-    from project_corpus.doctor.index_checks import open_for_doctor
+    from project_corpus.doctor.index import open_for_doctor
 
     stored, error, index_rel = open_for_doctor(root, index) if wants_index else (None, None, "")
     bundle_file = _load_bundle(root, bundle)

@@ -7,13 +7,13 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from project_corpus.doctor.inputs import escape_token
-from project_corpus.doctor.inputs import line_of
-from project_corpus.doctor.inputs import pointer_lines
-from project_corpus.doctor.registry import DoctorView
-from project_corpus.doctor.registry import Issue
-from project_corpus.doctor.registry import LoadedJSON
-from project_corpus.doctor.registry import check
+from project_corpus.doctor._inputs import escape_token
+from project_corpus.doctor._inputs import line_of
+from project_corpus.doctor._inputs import pointer_lines
+from project_corpus.doctor._records import DoctorView
+from project_corpus.doctor._records import Issue
+from project_corpus.doctor._records import LoadedJSON
+from project_corpus.doctor._records import check
 from project_corpus.models import SHA256_RE
 
 

@@ -16,16 +16,16 @@ from project_corpus.candidate import Problem
 from project_corpus.candidate import candidate_problems
 from project_corpus.corpus import fs
 from project_corpus.corpus.snapshot import collect
-from project_corpus.doctor.inputs import candidate_dir_files
-from project_corpus.doctor.inputs import line_of
-from project_corpus.doctor.inputs import load_input
-from project_corpus.doctor.inputs import pointer_lines
-from project_corpus.doctor.registry import DoctorView
-from project_corpus.doctor.registry import Issue
-from project_corpus.doctor.registry import LoadedJSON
-from project_corpus.doctor.registry import check
-from project_corpus.doctor.report import candidate_count
-from project_corpus.doctor.report import lint_report
+from project_corpus.doctor._inputs import candidate_dir_files
+from project_corpus.doctor._inputs import line_of
+from project_corpus.doctor._inputs import load_input
+from project_corpus.doctor._inputs import pointer_lines
+from project_corpus.doctor._records import DoctorView
+from project_corpus.doctor._records import Issue
+from project_corpus.doctor._records import LoadedJSON
+from project_corpus.doctor._records import check
+from project_corpus.doctor._report import candidate_count
+from project_corpus.doctor._report import lint_report
 from project_corpus.models import Corpus
 
 

@@ -17,11 +17,11 @@ from operator import add
 from project_corpus.corpus.classify import AUTHORITY_CLASSES
 from project_corpus.corpus.classify import TIMESTAMP_KEYS
 from project_corpus.corpus.protocol import check_artifact
-from project_corpus.doctor import volatile
-from project_corpus.doctor.registry import DoctorView
-from project_corpus.doctor.registry import Issue
-from project_corpus.doctor.registry import check
-from project_corpus.doctor.registry import from_finding
+from project_corpus.doctor import _volatile as volatile
+from project_corpus.doctor._records import DoctorView
+from project_corpus.doctor._records import Issue
+from project_corpus.doctor._records import check
+from project_corpus.doctor._records import from_finding
 from project_corpus.models import STATUS_PATH
 from project_corpus.models import Source
 from project_corpus.models import Span

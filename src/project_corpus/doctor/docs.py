@@ -11,12 +11,12 @@ import re
 import sys
 
 from project_corpus.doctor import CHECKS
-from project_corpus.doctor.registry import Check
+from project_corpus.doctor._records import Check
 
 FAMILIES = {
     "project_corpus.doctor.conformance": "Protocol conformance (gate)",
-    "project_corpus.doctor.policy_checks": "Policy (gate)",
-    "project_corpus.doctor.index_checks": "Stored index (`--index`)",
+    "project_corpus.doctor.policy": "Policy (gate)",
+    "project_corpus.doctor.index": "Stored index (`--index`)",
     "project_corpus.doctor.relations": "Supersession",
     "project_corpus.doctor.content": "Content",
     "project_corpus.doctor.integrity": "Memory integrity",

@@ -9,13 +9,13 @@ from __future__ import annotations
 from collections.abc import Iterable
 from collections.abc import Iterator
 
-from project_corpus.doctor.registry import DoctorView
-from project_corpus.doctor.registry import Issue
-from project_corpus.doctor.registry import check
-from project_corpus.doctor.suppress import DIRECTIVE_RE
-from project_corpus.doctor.suppress import MENTION_RE
-from project_corpus.doctor.suppress import comment_lines
-from project_corpus.doctor.suppress import parse_directives
+from project_corpus.doctor._records import DoctorView
+from project_corpus.doctor._records import Issue
+from project_corpus.doctor._records import check
+from project_corpus.doctor._suppress import DIRECTIVE_RE
+from project_corpus.doctor._suppress import MENTION_RE
+from project_corpus.doctor._suppress import comment_lines
+from project_corpus.doctor._suppress import parse_directives
 from project_corpus.models import Corpus
 
 FORM = "<!-- project-corpus: disable CODE[,CODE] --> or disable-file"

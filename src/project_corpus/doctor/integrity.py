@@ -19,9 +19,9 @@ from datetime import timedelta
 from project_corpus.corpus import references
 from project_corpus.corpus.policy import ID_RE
 from project_corpus.corpus.protocol import has_next_action
-from project_corpus.doctor.registry import DoctorView
-from project_corpus.doctor.registry import Issue
-from project_corpus.doctor.registry import check
+from project_corpus.doctor._records import DoctorView
+from project_corpus.doctor._records import Issue
+from project_corpus.doctor._records import check
 from project_corpus.models import STATUS_PATH
 from project_corpus.models import Corpus
 from project_corpus.models import Document

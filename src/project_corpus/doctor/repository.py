@@ -7,11 +7,11 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from project_corpus.corpus import fs
-from project_corpus.doctor import gitignore
-from project_corpus.doctor.registry import DoctorView
-from project_corpus.doctor.registry import Issue
-from project_corpus.doctor.registry import check
-from project_corpus.doctor.registry import snapshot_issues
+from project_corpus.doctor import _gitignore as gitignore
+from project_corpus.doctor._records import DoctorView
+from project_corpus.doctor._records import Issue
+from project_corpus.doctor._records import check
+from project_corpus.doctor._records import snapshot_issues
 from project_corpus.errors import ContextError
 from project_corpus.models import CACHE_DIR
 

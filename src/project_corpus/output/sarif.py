@@ -19,8 +19,8 @@ from project_corpus import __version__
 from project_corpus.about import DOCS_URL
 from project_corpus.about import HOMEPAGE
 from project_corpus.doctor import CHECKS
-from project_corpus.doctor.registry import Check
-from project_corpus.doctor.report import FINGERPRINT_KEY
+from project_corpus.doctor._records import Check
+from project_corpus.doctor._report import FINGERPRINT_KEY
 from project_corpus.jsonio import indented
 
 SCHEMA_URI = (

@@ -14,9 +14,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from project_corpus.corpus.items import corpus_items
-from project_corpus.doctor.registry import DoctorView
-from project_corpus.doctor.registry import Issue
-from project_corpus.doctor.registry import check
+from project_corpus.doctor._records import DoctorView
+from project_corpus.doctor._records import Issue
+from project_corpus.doctor._records import check
 from project_corpus.errors import ContextError
 from project_corpus.models import CACHE_DIR
 

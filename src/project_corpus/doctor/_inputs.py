@@ -15,7 +15,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from project_corpus.corpus import fs
-from project_corpus.doctor.registry import LoadedJSON
+from project_corpus.doctor._records import LoadedJSON
 from project_corpus.errors import ContextError
 from project_corpus.jsonio import MAX_INPUT_BYTES
 from project_corpus.jsonio import parse_json_bytes

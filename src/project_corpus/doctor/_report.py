@@ -10,15 +10,15 @@ import hashlib
 from collections.abc import Mapping
 from collections.abc import Sequence
 
-from project_corpus.doctor.config import DEFAULT
-from project_corpus.doctor.config import LintConfig
-from project_corpus.doctor.registry import Check
-from project_corpus.doctor.registry import Issue
-from project_corpus.doctor.registry import LoadedJSON
-from project_corpus.doctor.suppress import NO_DIRECTIVES
-from project_corpus.doctor.suppress import Directives
-from project_corpus.doctor.suppress import ignored_by_config
-from project_corpus.doctor.suppress import parse_directives
+from project_corpus.doctor._config import DEFAULT
+from project_corpus.doctor._config import LintConfig
+from project_corpus.doctor._records import Check
+from project_corpus.doctor._records import Issue
+from project_corpus.doctor._records import LoadedJSON
+from project_corpus.doctor._suppress import NO_DIRECTIVES
+from project_corpus.doctor._suppress import Directives
+from project_corpus.doctor._suppress import ignored_by_config
+from project_corpus.doctor._suppress import parse_directives
 from project_corpus.errors import printable
 from project_corpus.models import INDEX_SCHEMA_VERSION
 from project_corpus.models import Corpus

@@ -12,9 +12,9 @@ from collections.abc import Iterable
 from collections.abc import Mapping
 from collections.abc import Sequence
 
-from project_corpus.doctor.config import LintConfig
-from project_corpus.doctor.config import RuleFacts
-from project_corpus.doctor.config import resolve_code
+from project_corpus.doctor._config import LintConfig
+from project_corpus.doctor._config import RuleFacts
+from project_corpus.doctor._config import resolve_code
 from project_corpus.errors import ContextError
 
 

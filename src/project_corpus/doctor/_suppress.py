@@ -21,7 +21,7 @@ import re
 from collections.abc import Iterator
 from typing import NamedTuple
 
-from project_corpus.doctor.config import LintConfig
+from project_corpus.doctor._config import LintConfig
 from project_corpus.models import Document
 
 DIRECTIVE_RE = re.compile(
