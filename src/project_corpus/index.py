@@ -344,6 +344,15 @@ def _trusted_skeletons(conn: sqlite3.Connection, meta: dict[str, str]) -> Skelet
         return {}
 
 
+def previous_skeletons(root: Path, index: str | None = None) -> Skeletons:
+    """The skeletons of the index a build is about to replace, or {} when there is none or
+    it cannot be read: a rebuild parses only the sources that changed since (same index)."""
+    try:
+        return open_index(root, index, with_items=False, with_skeletons=True).skeletons
+    except ContextError:
+        return {}
+
+
 def verify_index(stored: StoredIndex, corpus: Corpus) -> None:
     """INDEX_PROJECT_MISMATCH or INDEX_STALE unless STORED matches the fresh CORPUS."""
     if stored.project_id != corpus.project_id:

@@ -136,3 +136,30 @@ def test_an_index_without_skeletons_still_serves_queries(make_corpus: MakeCorpus
     _edit_index(root, "ALTER TABLE sources DROP COLUMN skeleton")
     assert stored_skeletons(root) == 0
     same_results(collect(root), load_verified(root))
+
+
+def test_a_rebuild_parses_only_the_changed_sources_and_writes_the_same_index(
+    make_corpus: MakeCorpus, cli: object, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    changed = {".project-corpus/reports/bench-path.md": "# Changed\nnew text\n"}
+    root, fresh = make_corpus(name="incremental"), make_corpus(changed, name="fresh")
+    index = Path(".project-corpus/cache/context.sqlite3")
+    assert cli("context", "build", root).code == 0  # type: ignore[operator]
+    write_files(root, changed)
+    parsed: list[str] = []
+    real = snapshot.parse_document
+    monkeypatch.setattr(snapshot, "parse_document", lambda text: parsed.append(text) or real(text))
+    assert cli("context", "build", root).code == 0  # type: ignore[operator]
+    assert parsed == ["# Changed\nnew text\n"]
+    monkeypatch.setattr(snapshot, "parse_document", real)
+    assert cli("context", "build", fresh).code == 0  # type: ignore[operator]
+    assert (root / index).read_bytes() == (fresh / index).read_bytes()
+
+
+def test_a_build_over_an_unreadable_index_parses_everything(
+    make_corpus: MakeCorpus, cli: object
+) -> None:
+    root = make_corpus()
+    write_files(root, {".project-corpus/cache/context.sqlite3": b"garbage" * 100})
+    assert cli("context", "build", root).code == 0  # type: ignore[operator]
+    same_results(collect(root), load_verified(root))

@@ -24,10 +24,12 @@ def build(root: str, index: str | None, fmt: str) -> int:
     from project_corpus.corpus.snapshot import collect
     from project_corpus.index import build_index
     from project_corpus.index import prepare_index_path
+    from project_corpus.index import previous_skeletons
 
     root_path = fs.resolve_root(root)
     prepare_index_path(root_path, index)
-    emit_result(build_index(collect(root_path), index), fmt, "build")
+    corpus = collect(root_path, skeletons=previous_skeletons(root_path, index))
+    emit_result(build_index(corpus, index), fmt, "build")
     return EXIT_OK
 
 
