@@ -16,7 +16,6 @@ from typing import TypeVar
 
 import click
 
-from project_corpus.errors import ContextError
 from project_corpus.models import SEVERITIES
 
 Command = TypeVar("Command", bound=Callable[..., object])
@@ -101,12 +100,11 @@ def fail_on_option() -> Callable[[Command], Command]:
     )
 
 
-def write_output(text: str, output: str | None, color: bool | None = None) -> None:
+def write_output(root: str, text: str, output: str | None, color: bool | None = None) -> None:
+    """TEXT to stdout, or to OUTPUT (never inside ROOT's corpus, never through a link)."""
     if output is None:
         emit(text, color)
         return
-    try:
-        with open(output, "w", encoding="utf-8", newline="\n") as handle:
-            handle.write(text)
-    except OSError as exc:
-        raise ContextError("OUTPUT_PATH", f"{output}: {exc.strerror or exc}") from None
+    from project_corpus.cli.outfile import write_report_file
+
+    write_report_file(root, output, text)
