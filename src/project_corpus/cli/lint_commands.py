@@ -124,9 +124,7 @@ def doctor(
     options = text_options(root, show_source, statistics, quiet) if fmt == "text" else None
     if options is not None and output is not None:
         options = options._replace(color=False)
-    write_output(
-        root, render_report(report, fmt, options), output, options and options.color
-    )
+    write_output(root, render_report(report, fmt, options), output, options and options.color)
     return EXIT_OK if report["ok"] or exit_zero else EXIT_FINDINGS
 
 
@@ -156,7 +154,5 @@ def candidate_validate(
     options = text_options(root) if fmt == "text" else None
     if options is not None and output is not None:
         options = options._replace(color=False)
-    write_output(
-        root, render_report(report, fmt, options), output, options and options.color
-    )
+    write_output(root, render_report(report, fmt, options), output, options and options.color)
     return EXIT_OK if report["ok"] or exit_zero else EXIT_FINDINGS
