@@ -27,12 +27,12 @@ from project_corpus.corpus import policy
 from project_corpus.corpus import protocol
 from project_corpus.corpus import references
 from project_corpus.corpus import supersession
+from project_corpus.doctor import _gitignore as gitignore
+from project_corpus.doctor import _inputs as inputs
+from project_corpus.doctor import _suppress as suppress
+from project_corpus.doctor import _volatile as volatile
 from project_corpus.doctor import content
-from project_corpus.doctor import gitignore
-from project_corpus.doctor import inputs
 from project_corpus.doctor import integrity
-from project_corpus.doctor import suppress
-from project_corpus.doctor import volatile
 from project_corpus.output import escape
 from project_corpus.output import sarif
 from project_corpus.retrieval import rank
@@ -191,7 +191,7 @@ PATTERNS: dict[str, list[tuple[Run, tuple[Make, ...]]]] = {
     "doctor.docs._entry()": [
         (lambda s: re.sub(r"^## ", "#### ", s, flags=re.M), attacks(repeat("## \n")))
     ],
-    "doctor.inputs.TOKEN_RE": [
+    "doctor._inputs.TOKEN_RE": [
         (
             run_of(inputs.TOKEN_RE),
             attacks(
@@ -204,8 +204,8 @@ PATTERNS: dict[str, list[tuple[Run, tuple[Make, ...]]]] = {
         ),
         (inputs.pointer_lines, attacks(repeat('{"a":', "1", ""), repeat('\\"', '"', '"'))),
     ],
-    "doctor.inputs.NEWLINE_RE": [(run_of(inputs.NEWLINE_RE), attacks(repeat("\n")))],
-    "doctor.suppress.MENTION_RE": [
+    "doctor._inputs.NEWLINE_RE": [(run_of(inputs.NEWLINE_RE), attacks(repeat("\n")))],
+    "doctor._suppress.MENTION_RE": [
         (run_of(suppress.MENTION_RE), attacks(repeat(" ", "x", "<!--"), repeat("<!-- ")))
     ],
     "doctor.integrity.DATED_NAME_RE": [
@@ -214,7 +214,7 @@ PATTERNS: dict[str, list[tuple[Run, tuple[Make, ...]]]] = {
     "doctor.integrity.DATE_PREFIX_RE": [
         (run_of(integrity.DATE_PREFIX_RE), attacks(repeat("2026-01-")))
     ],
-    "doctor.suppress.DIRECTIVE_RE": [
+    "doctor._suppress.DIRECTIVE_RE": [
         (
             run_of(suppress.DIRECTIVE_RE),
             attacks(
@@ -225,7 +225,7 @@ PATTERNS: dict[str, list[tuple[Run, tuple[Make, ...]]]] = {
             ),
         )
     ],
-    "doctor.volatile.DATE_LABEL_RE": [
+    "doctor._volatile.DATE_LABEL_RE": [
         (
             run_of(volatile.DATE_LABEL_RE),
             attacks(
@@ -237,7 +237,7 @@ PATTERNS: dict[str, list[tuple[Run, tuple[Make, ...]]]] = {
             ),
         )
     ],
-    "doctor.volatile.compile_terms()": [
+    "doctor._volatile.compile_terms()": [
         (_volatile_terms(), attacks(repeat(" ", "x", "right"), repeat("текущ"), repeat("at the ")))
     ],
     "output.escape.UNSAFE_RE": [
@@ -267,7 +267,7 @@ PATTERNS: dict[str, list[tuple[Run, tuple[Make, ...]]]] = {
     "timeparse.STRICT_UTC_RE": [(run_of(timeparse.STRICT_UTC_RE), attacks(repeat("0-")))],
     "models.SHA256_RE": [(run_of(models.SHA256_RE), attacks(repeat("0a")))],
     "trust.grant_file._IDENTITY_RE": [(run_of(grant_file._IDENTITY_RE), attacks(repeat("0:")))],
-    "doctor.gitignore.matches()": [  # globs are matched by an automaton, not a regex
+    "doctor._gitignore.matches()": [  # globs are matched by an automaton, not a regex
         (_gitignore("*a*a*a*a*a*a*a*a*b"), attacks(repeat("a"))),
         (_gitignore("**/x/**/y/**/z"), attacks(repeat("x/y/"))),
     ],
@@ -361,5 +361,5 @@ def test_every_pattern_has_adversarial_coverage() -> None:
 
 
 def test_the_repository_has_no_stale_entries() -> None:
-    sites = _pattern_sites() | {"corpus.policy.in_scope()", "doctor.gitignore.matches()"}
+    sites = _pattern_sites() | {"corpus.policy.in_scope()", "doctor._gitignore.matches()"}
     assert not sorted(set(PATTERNS) - sites)
