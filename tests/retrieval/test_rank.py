@@ -202,6 +202,19 @@ def test_items_without_a_hit_are_not_results(make_corpus: MakeCorpus) -> None:
     assert search(collect(make_corpus()), "xylophone") == []
 
 
+def test_only_token_starts_are_scanned_and_repeated_queries_agree(
+    make_corpus: MakeCorpus,
+) -> None:
+    note = "# N\nDate: 2026-02-01\n\n## N\nThe pre_fetch list grew.\n\n## M\nA prefetch page.\n"
+    corpus = collect(make_corpus({".project-corpus/history/2026-02.md": note}))
+    first = search(corpus, "fetch")
+    # "_" separates tokens ("pre_fetch" holds "fetch"); "prefetch" is one token, not "fetch".
+    assert [r.item.text for r in first] == ["The pre_fetch list grew."]
+    # The second query reuses the analysis's scans of "fetch", "list" and "grew" prefixes.
+    assert search(corpus, "fetch list") == search(corpus, "fetch list")
+    assert search(corpus, "fetch") == first
+
+
 def test_exact_and_near_duplicates_are_dropped(make_corpus: MakeCorpus) -> None:
     text = "The warm cache keeps catalogue pages resident for ten minutes."
     root = make_corpus(

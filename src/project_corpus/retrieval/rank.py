@@ -25,6 +25,7 @@ MAX_LIMIT = 100
 # Metadata keys that name their own document: such a line answers a question naming it.
 SELF_NAMING = {"task": ("Task-ID",), "report": ("Report-ID",)}
 PROJECT_NAMING = ("Project-ID", "Logical-Name")
+PREFIX_CACHE = 256  # scanned stem prefixes kept per analysis
 DEFAULT_LIMIT = 20  # the CLI's `--limit` and the MCP tool's `limit` default
 # An int option as the CLI passes it (a decimal string); at most 9 digits after leading zeros,
 # so a huge number is a range error, not Python's int-digits ValueError.
@@ -55,21 +56,35 @@ class Analysis:
         self.recency = {stamp: (10 * (i + 1)) // len(stamps) for i, stamp in enumerate(stamps)}
         self._text_sets: dict[int, frozenset[str]] = {}
         self._section_roles: dict[str, frozenset[str]] = {}
+        self._prefixes: dict[str, dict[str, list[int]]] = {}
 
     def hits(self, terms: set[str]) -> dict[int, set[str]]:
         """{item index: the given stems among its own (text, section path, document title)}."""
         found: dict[int, set[str]] = {}
-        blob, starts = self.blob, self.starts
         for prefix in _minimal_prefixes({textmod.stem_prefix(t) for t in terms}):
-            # A literal-led pattern lets the regex engine skip ahead to each occurrence.
-            for match in re.finditer(re.escape(prefix) + r"[^\W_]*", blob):
-                start = match.start()
-                if start and blob[start - 1].isalnum():
-                    continue  # inside a token, not at its start
-                stem = textmod.stem(match.group())
+            for stem, offsets in self._prefix_stems(prefix).items():
                 if stem in terms:
-                    found.setdefault(bisect.bisect_right(starts, start) - 1, set()).add(stem)
+                    for offset in offsets:
+                        index = bisect.bisect_right(self.starts, offset) - 1
+                        found.setdefault(index, set()).add(stem)
         return found
+
+    def _prefix_stems(self, prefix: str) -> dict[str, list[int]]:
+        """{stem: where its tokens start in the blob} for the tokens starting with PREFIX
+        (one scan per prefix and analysis; queries on one corpus share their prefixes)."""
+        cached = self._prefixes.get(prefix)
+        if cached is not None:
+            return cached
+        by_stem: dict[str, list[int]] = {}
+        escaped = re.escape(prefix)
+        # Literal-led, so the regex engine skips ahead to each occurrence; the lookbehind
+        # after the literal keeps token starts only.
+        for match in re.finditer(rf"{escaped}(?<![^\W_]{escaped})[^\W_]*", self.blob):
+            by_stem.setdefault(textmod.stem(match.group()), []).append(match.start())
+        if len(self._prefixes) >= PREFIX_CACHE:
+            self._prefixes.clear()
+        self._prefixes[prefix] = by_stem
+        return by_stem
 
     def section_roles(self, section: str) -> frozenset[str]:
         """The glossary concepts a section heading path names (cached per path)."""
@@ -208,7 +223,7 @@ def search(corpus: Corpus, query: str, limit: int = DEFAULT_LIMIT) -> list[Resul
     analysis = analyse(corpus)
     forms = {t: glossary.variants(t) for t in terms}
     found = analysis.hits(set().union(*forms.values()))
-    matched = {i: frozenset(t for t in terms if forms[t] & stems) for i, stems in found.items()}
+    matched = _matched_terms(found, forms)
     weights = {t: idf(analysis.n_items, sum(1 for h in matched.values() if t in h)) for t in terms}
     ctx = Query(
         query_seq,
@@ -217,6 +232,7 @@ def search(corpus: Corpus, query: str, limit: int = DEFAULT_LIMIT) -> list[Resul
         math.fsum(weights.values()),  # exactly rounded: independent of the set's order
         textmod.has_historical_intent(terms),
         glossary.addressed(set(terms)),
+        {},
     )
     scored = [
         _result(ctx, analysis, i, hits, frozenset(t for t in hits if t not in found[i]))
@@ -226,6 +242,22 @@ def search(corpus: Corpus, query: str, limit: int = DEFAULT_LIMIT) -> list[Resul
     # Items are indexed in (source_path, line_start) order: the index breaks ties alike.
     scored.sort(key=lambda r: (-r[0].score, r[1]))
     return _dedup(scored, analysis, limit)
+
+
+def _matched_terms(
+    found: dict[int, set[str]], forms: dict[str, frozenset[str]]
+) -> dict[int, frozenset[str]]:
+    """{item index: the query terms it hits}: a term hits when one of its FORMS was found.
+    Items share a few stem sets, so each distinct set is resolved once."""
+    memo: dict[frozenset[str], frozenset[str]] = {}
+    matched: dict[int, frozenset[str]] = {}
+    for index, stems in found.items():
+        key = frozenset(stems)
+        hits = memo.get(key)
+        if hits is None:
+            hits = memo[key] = frozenset(t for t, f in forms.items() if not f.isdisjoint(key))
+        matched[index] = hits
+    return matched
 
 
 def _result(

@@ -58,6 +58,8 @@ class Query(NamedTuple):
     total_idf: float
     historical: bool
     roles: dict[str, frozenset[str]]  # addressed concept -> its terms in the query
+    # (terms, weight) -> share: thousands of items hit the same few term sets
+    shares: dict[tuple[frozenset[str], int], int]
 
 
 def idf(n_items: int, df: int) -> float:
@@ -65,9 +67,16 @@ def idf(n_items: int, df: int) -> float:
 
 
 def share(query: Query, terms: frozenset[str] | set[str], weight: int) -> int:
-    """WEIGHT times the IDF share of TERMS in the query, rounded down."""
-    # fsum is exactly rounded, so the share never depends on the (hash-seeded) set order.
-    return math.floor(weight * math.fsum(query.idf[t] for t in terms) / query.total_idf)
+    """WEIGHT times the IDF share of TERMS in the query, rounded down (memoised per query)."""
+    key = (frozenset(terms), weight)
+    cached = query.shares.get(key)
+    if cached is None:
+        weights = query.idf
+        # fsum is exactly rounded, so the share never depends on the (hash-seeded) set order.
+        cached = query.shares[key] = math.floor(
+            weight * math.fsum(weights[t] for t in key[0]) / query.total_idf
+        )
+    return cached
 
 
 def _contains_sequence(haystack: list[str], needle: list[str]) -> bool:
