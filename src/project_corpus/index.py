@@ -20,6 +20,8 @@ from project_corpus.corpus.skeleton import SKELETON_VERSION
 from project_corpus.corpus.skeleton import Skeletons
 from project_corpus.corpus.skeleton import skeleton_of
 from project_corpus.errors import ContextError
+from project_corpus.index_schema import SCHEMA
+from project_corpus.index_schema import check_schema
 from project_corpus.models import CACHE_DIR
 from project_corpus.models import INDEX_SCHEMA_VERSION
 from project_corpus.models import Corpus
@@ -27,20 +29,6 @@ from project_corpus.models import Corpus
 DEFAULT_INDEX = f"{CACHE_DIR}/context.sqlite3"
 STAGING_PREFIX = ".staging-"
 MAX_INDEX_BYTES = 128 * 1024 * 1024
-
-SCHEMA = (
-    "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID",
-    "CREATE TABLE sources (path TEXT PRIMARY KEY, sha256 TEXT NOT NULL, size INTEGER NOT NULL,"
-    " source_type TEXT NOT NULL, authority_class TEXT NOT NULL, temporal_status TEXT NOT NULL,"
-    " timestamp TEXT, line_count INTEGER NOT NULL, project_id TEXT NOT NULL,"
-    # `corpus.skeleton`: where items, headings and fences lie (line numbers, no text).
-    " skeleton BLOB NOT NULL) WITHOUT ROWID",
-    # Rows are inserted in (source path, line) order; rowid order is provenance order.
-    "CREATE TABLE items (item_id TEXT NOT NULL, source_path TEXT NOT NULL,"
-    " line_start INTEGER NOT NULL, line_end INTEGER NOT NULL, section_line INTEGER NOT NULL)",
-    "CREATE TABLE relations (source TEXT NOT NULL, line INTEGER NOT NULL, target TEXT NOT NULL,"
-    " validity TEXT NOT NULL)",
-)
 
 
 class StoredSource(NamedTuple):
@@ -287,6 +275,7 @@ def _load(data: bytes, rel: str, with_items: bool, with_skeletons: bool) -> Stor
     conn = sqlite3.connect(":memory:")
     try:
         conn.deserialize(data)
+        check_schema(conn)
         meta = dict(conn.execute("SELECT key, value FROM meta"))
         if meta.get("index_schema_version") != INDEX_SCHEMA_VERSION:
             raise ContextError(

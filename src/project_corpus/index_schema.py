@@ -1,0 +1,77 @@
+"""The index's tables, and the check that a stored index holds exactly them (SPEC §4).
+
+A stored index is hostile input: a view in place of a table (`WITH RECURSIVE` without end),
+a trigger or any other object, or a value of another type than its column's, makes it
+`INDEX_CORRUPT` before any row is read.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+
+SCHEMA = (
+    "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID",
+    "CREATE TABLE sources (path TEXT PRIMARY KEY, sha256 TEXT NOT NULL, size INTEGER NOT NULL,"
+    " source_type TEXT NOT NULL, authority_class TEXT NOT NULL, temporal_status TEXT NOT NULL,"
+    " timestamp TEXT, line_count INTEGER NOT NULL, project_id TEXT NOT NULL,"
+    # `corpus.skeleton`: where items, headings and fences lie (line numbers, no text).
+    " skeleton BLOB NOT NULL) WITHOUT ROWID",
+    # Rows are inserted in (source path, line) order; rowid order is provenance order.
+    "CREATE TABLE items (item_id TEXT NOT NULL, source_path TEXT NOT NULL,"
+    " line_start INTEGER NOT NULL, line_end INTEGER NOT NULL, section_line INTEGER NOT NULL)",
+    "CREATE TABLE relations (source TEXT NOT NULL, line INTEGER NOT NULL, target TEXT NOT NULL,"
+    " validity TEXT NOT NULL)",
+)
+
+
+# Every column's storage class: SQLite keeps whatever a value was (a planted 'abc' in an
+# INTEGER column), so types are checked in SQL before a row is read.
+COLUMN_TYPES = {
+    "meta": {"key": "text", "value": "text"},
+    "sources": {
+        **dict.fromkeys(("path", "sha256", "source_type", "authority_class"), "text"),
+        **dict.fromkeys(("temporal_status", "project_id"), "text"),
+        **dict.fromkeys(("size", "line_count"), "integer"),
+        "timestamp": "text', 'null",  # NULL when the source has no date
+        "skeleton": "blob",
+    },
+    "items": {
+        **dict.fromkeys(("item_id", "source_path"), "text"),
+        **dict.fromkeys(("line_start", "line_end", "section_line"), "integer"),
+    },
+    "relations": {"source": "text", "line": "integer", "target": "text", "validity": "text"},
+}
+
+
+Schema = frozenset[tuple[str, str, str, str]]
+
+
+def _expected_schema(*changes: str) -> Schema:
+    conn = sqlite3.connect(":memory:")
+    try:
+        for statement in (*SCHEMA, *changes):
+            conn.execute(statement)
+        return frozenset(conn.execute("SELECT type, name, tbl_name, sql FROM sqlite_master"))
+    finally:
+        conn.close()
+
+
+EXPECTED_SCHEMA = _expected_schema()
+# The same schema version before skeletons were stored: still served, sources parsed.
+WITHOUT_SKELETONS = _expected_schema("ALTER TABLE sources DROP COLUMN skeleton")
+
+
+def check_schema(conn: sqlite3.Connection) -> None:
+    """Exactly our plain tables (no view, trigger or other object: a recursive view would
+    run without end) and values of the declared types; sqlite3.DatabaseError otherwise."""
+    found = frozenset(conn.execute("SELECT type, name, tbl_name, sql FROM sqlite_master"))
+    if found not in (EXPECTED_SCHEMA, WITHOUT_SKELETONS):
+        odd = sorted(f"{kind} {name}" for kind, name, _, _ in found - EXPECTED_SCHEMA)
+        raise sqlite3.DatabaseError(f"unexpected schema objects: {', '.join(odd) or 'none'}")
+    for table, columns in COLUMN_TYPES.items():
+        if found == WITHOUT_SKELETONS and table == "sources":
+            columns = {col: kind for col, kind in columns.items() if col != "skeleton"}
+        wrong = " OR ".join(f"typeof({col}) NOT IN ('{kind}')" for col, kind in columns.items())
+        row = conn.execute(f"SELECT 1 FROM {table} WHERE {wrong} LIMIT 1").fetchone()
+        if row is not None:
+            raise sqlite3.DatabaseError(f"{table}: a value of the wrong type")
