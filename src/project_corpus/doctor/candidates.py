@@ -72,6 +72,8 @@ def _by_code(view: DoctorView, code: str) -> Iterator[Issue]:
 def candidate_schema(view: DoctorView) -> Iterator[Issue]:
     """A candidate is not an object, misses or adds a key, or has a wrong schema_version/status.
 
+    Detected by `project_corpus.candidate.candidate_problems`.
+
     ## Why it matters
     Candidate v1 has exactly the keys `schema_version` ("1"), `candidate_id`, `project_id`,
     `kind`, `statement`, `source_refs`, `created_at` and `status` ("candidate"). A reviewer
@@ -86,6 +88,8 @@ def candidate_schema(view: DoctorView) -> Iterator[Issue]:
 @check("CANDIDATE_PROJECT", "candidate-project", severity="FAIL", needs="candidates")
 def candidate_project(view: DoctorView) -> Iterator[Issue]:
     """A candidate's project_id is not the corpus's project ID.
+
+    Detected by `project_corpus.candidate.candidate_problems`.
 
     ## Why it matters
     A candidate proposes memory for one project; accepting another project's candidate
@@ -102,6 +106,8 @@ def candidate_project(view: DoctorView) -> Iterator[Issue]:
 def candidate_id(view: DoctorView) -> Iterator[Issue]:
     """A candidate_id does not match the ID grammar ^[a-z0-9][a-z0-9._-]{2,63}$.
 
+    Detected by `project_corpus.candidate.candidate_problems`.
+
     ## Why it matters
     The ID names the candidate in reviews, receipts and file names.
 
@@ -114,6 +120,8 @@ def candidate_id(view: DoctorView) -> Iterator[Issue]:
 @check("CANDIDATE_KIND", "candidate-kind", severity="FAIL", needs="candidates")
 def candidate_kind(view: DoctorView) -> Iterator[Issue]:
     """A candidate kind is not one of the six Candidate v1 kinds.
+
+    Detected by `project_corpus.candidate.candidate_problems`.
 
     ## Why it matters
     The kind tells the reviewer what sort of memory is proposed and where it would go.
@@ -129,6 +137,8 @@ def candidate_kind(view: DoctorView) -> Iterator[Issue]:
 def candidate_statement(view: DoctorView) -> Iterator[Issue]:
     """A candidate statement is not a string of 1 to 4,000 characters, or is blank.
 
+    Detected by `project_corpus.candidate.candidate_problems`.
+
     ## Why it matters
     The statement is the claim under review; an empty one says nothing and a huge one
     cannot be reviewed or delivered within an agent's budget.
@@ -143,6 +153,8 @@ def candidate_statement(view: DoctorView) -> Iterator[Issue]:
 def candidate_time(view: DoctorView) -> Iterator[Issue]:
     """A candidate created_at is not a real UTC time written YYYY-MM-DDTHH:MM:SSZ.
 
+    Detected by `project_corpus.candidate.candidate_problems`.
+
     ## Why it matters
     Reviewers order and expire candidates by this time; `2026-02-30T00:00:00Z` or a local
     time with an offset would be guessed at.
@@ -156,6 +168,8 @@ def candidate_time(view: DoctorView) -> Iterator[Issue]:
 @check("CANDIDATE_EVIDENCE", "candidate-evidence", severity="FAIL", needs="candidates")
 def candidate_evidence(view: DoctorView) -> Iterator[Issue]:
     """A candidate's source ref does not match a scoped source, its hash or its lines.
+
+    Detected by `project_corpus.candidate.validate_candidate`.
 
     ## Why it matters
     Evidence must point at the exact current text: a stale SHA-256, a line past the end, a
@@ -175,6 +189,8 @@ def candidate_evidence(view: DoctorView) -> Iterator[Issue]:
 )
 def candidate_without_evidence(view: DoctorView) -> Iterator[Issue]:
     """A candidate has an empty source_refs list: a claim without evidence.
+
+    Detected by `project_corpus.candidate.validate_candidate`.
 
     ## Why it matters
     Memory without evidence cannot be verified by the reviewer or re-checked later. (The

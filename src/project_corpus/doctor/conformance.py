@@ -19,6 +19,8 @@ from project_corpus.doctor._records import snapshot_issues
 def missing_required_path(view: DoctorView) -> Iterator[Issue]:
     """A file or folder that Protocol V2 requires is missing.
 
+    Detected by `project_corpus.corpus.layout.required_paths`.
+
     ## Why it matters
     Agents bootstrap from `AGENTS.md`, `policy.toml`, `state/PROJECT.md` and
     `state/STATUS.md`, and file Tasks, Reports and History in their folders. Without them
@@ -35,6 +37,8 @@ def missing_required_path(view: DoctorView) -> Iterator[Issue]:
 def required_path_link(view: DoctorView) -> Iterator[Issue]:
     """A required path is a symbolic link or a special file instead of a real file or folder.
 
+    Detected by `project_corpus.corpus.layout.required_paths`.
+
     ## Why it matters
     Links are never followed: a linked corpus folder could point anywhere on the machine,
     so its content is not read at all.
@@ -49,6 +53,8 @@ def required_path_link(view: DoctorView) -> Iterator[Issue]:
 def invalid_encoding(view: DoctorView) -> Iterator[Issue]:
     """A scoped source is not strict UTF-8.
 
+    Detected by `project_corpus.corpus.snapshot.collect`.
+
     ## Why it matters
     The source cannot be parsed, hashed into items or quoted to an agent; guessing an
     encoding would change what the memory says.
@@ -62,6 +68,8 @@ def invalid_encoding(view: DoctorView) -> Iterator[Issue]:
 @check("MISSING_METADATA", "missing-metadata", severity="FAIL", gate=True)
 def missing_metadata(view: DoctorView) -> Iterator[Issue]:
     """A required metadata key is missing from PROJECT or STATUS.
+
+    Detected by `project_corpus.corpus.protocol.check_metadata`.
 
     ## Why it matters
     `Protocol-Version`, `Project-ID` and the STATUS keys (`Lifecycle-Status`,
@@ -78,6 +86,9 @@ def missing_metadata(view: DoctorView) -> Iterator[Issue]:
 def invalid_metadata(view: DoctorView) -> Iterator[Issue]:
     """A metadata value is invalid, duplicated or outside its enumeration.
 
+    Detected by `project_corpus.corpus.protocol.check_metadata`, `check_project` and
+    `check_status`.
+
     ## Why it matters
     Covers duplicate keys, a bad ID, `Protocol-Version` other than `2.0`, values outside
     the enumerations, a non-UTC `Last-Verified-At`, an empty `Logical-Name` and an `ACTIVE`
@@ -92,6 +103,8 @@ def invalid_metadata(view: DoctorView) -> Iterator[Issue]:
 @check("MISSING_SECTION", "missing-section", severity="FAIL", gate=True)
 def missing_section(view: DoctorView) -> Iterator[Issue]:
     """A required H2 section is missing from PROJECT or STATUS.
+
+    Detected by `project_corpus.corpus.protocol.check_sections`.
 
     ## Why it matters
     PROJECT needs `Objective`, `Invariants`, `Durable Scope Boundaries`, `Non-Goals`;
@@ -108,6 +121,8 @@ def missing_section(view: DoctorView) -> Iterator[Issue]:
 def duplicate_section(view: DoctorView) -> Iterator[Issue]:
     """A required H2 section occurs more than once in PROJECT or STATUS.
 
+    Detected by `project_corpus.corpus.protocol.check_sections`.
+
     ## Why it matters
     Two `## Blockers` sections make it unclear which one is current.
 
@@ -120,6 +135,8 @@ def duplicate_section(view: DoctorView) -> Iterator[Issue]:
 @check("SECTION_ORDER", "section-order", severity="FAIL", gate=True)
 def section_order(view: DoctorView) -> Iterator[Issue]:
     """The required sections of PROJECT or STATUS are not in the protocol order.
+
+    Detected by `project_corpus.corpus.protocol.check_sections`.
 
     ## Why it matters
     Readers and tools rely on the fixed order (reported only when every required section
@@ -164,6 +181,8 @@ def project_id_mismatch(view: DoctorView) -> Iterator[Issue]:
 def role_overlap(view: DoctorView) -> Iterator[Issue]:
     """PROJECT holds a STATUS section, or STATUS holds a PROJECT section.
 
+    Detected by `project_corpus.corpus.protocol.check_project` and `check_status`.
+
     ## Why it matters
     PROJECT is durable identity and STATUS is current state; mixing them makes stale state
     look durable, or identity look temporary.
@@ -177,6 +196,8 @@ def role_overlap(view: DoctorView) -> Iterator[Issue]:
 @check("PROJECT_ABSOLUTE_ROOT", "project-absolute-root", severity="FAIL", gate=True)
 def project_absolute_root(view: DoctorView) -> Iterator[Issue]:
     """PROJECT pins an absolute machine path as the project root.
+
+    Detected by `project_corpus.corpus.protocol.check_project`.
 
     ## Why it matters
     A line such as `Project-Root:` with an absolute path is wrong on every other machine and
@@ -192,6 +213,8 @@ def project_absolute_root(view: DoctorView) -> Iterator[Issue]:
 def generated_view_unmarked(view: DoctorView) -> Iterator[Issue]:
     """A generated view lacks the NON_AUTHORITATIVE_VIEW marker in its first 512 characters.
 
+    Detected by `project_corpus.corpus.protocol.check_generated`.
+
     ## Why it matters
     Files under `.project-corpus/generated/` are derived; without the marker a reader may
     take one for an authoritative source.
@@ -206,6 +229,8 @@ def generated_view_unmarked(view: DoctorView) -> Iterator[Issue]:
 def context_scope(view: DoctorView) -> Iterator[Issue]:
     """PROJECT.md or STATUS.md is not inside the policy's read scope.
 
+    Detected by `project_corpus.corpus.snapshot.collect`.
+
     ## Why it matters
     Every context command needs both canonical documents; without them no bundle has an
     identity or a current state.
@@ -219,6 +244,8 @@ def context_scope(view: DoctorView) -> Iterator[Issue]:
 @check("SOURCE_LINK", "source-link", severity="FAIL", gate=True)
 def source_link(view: DoctorView) -> Iterator[Issue]:
     """A would-be source in the read scope is a symbolic link, a hard link or a special file.
+
+    Detected by `project_corpus.corpus.snapshot.collect`.
 
     ## Why it matters
     Links are never followed (they could point outside the project), and a source must
@@ -235,6 +262,8 @@ def source_link(view: DoctorView) -> Iterator[Issue]:
 @check("SOURCE_PATH", "source-path", severity="FAIL", gate=True)
 def source_path(view: DoctorView) -> Iterator[Issue]:
     """A source path is not portable: not UTF-8, a device name, or a case or Unicode collision.
+
+    Detected by `project_corpus.corpus.snapshot.collect`.
 
     ## Why it matters
     A file or folder name holding bytes that are not UTF-8 cannot be named in JSON, SARIF

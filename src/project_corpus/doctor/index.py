@@ -65,6 +65,8 @@ def _open_error(view: DoctorView, code: str) -> Iterator[Issue]:
 def index_missing(view: DoctorView) -> Iterator[Issue]:
     """The index file given with --index does not exist.
 
+    Detected by `project_corpus.index.open_index`.
+
     ## Why it matters
     `query`, `bundle` and `eval` need a current index.
 
@@ -77,6 +79,8 @@ def index_missing(view: DoctorView) -> Iterator[Issue]:
 @check("INDEX_CORRUPT", "index-corrupt", severity="FAIL", needs="index")
 def index_corrupt(view: DoctorView) -> Iterator[Issue]:
     """The index is not a readable SQLite database with the expected tables.
+
+    Detected by `project_corpus.index.open_index`.
 
     ## Why it matters
     A torn or foreign file cannot be trusted for provenance.
@@ -91,6 +95,8 @@ def index_corrupt(view: DoctorView) -> Iterator[Issue]:
 def index_schema_mismatch(view: DoctorView) -> Iterator[Issue]:
     """The index was written with another index schema version.
 
+    Detected by `project_corpus.index.open_index`.
+
     ## Why it matters
     Another tool version stored other tables or meanings.
 
@@ -103,6 +109,8 @@ def index_schema_mismatch(view: DoctorView) -> Iterator[Issue]:
 @check("INDEX_PATH", "index-path", severity="FAIL", needs="index")
 def index_path(view: DoctorView) -> Iterator[Issue]:
     """The --index path is not a .sqlite3 file directly inside .project-corpus/cache/.
+
+    Detected by `project_corpus.index.open_index`.
 
     ## Why it matters
     The index may live only in the disposable cache: a `..` component, another folder,

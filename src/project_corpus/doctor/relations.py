@@ -29,6 +29,8 @@ def _relations(view: DoctorView, code: str, validity: str) -> Iterator[Issue]:
 def invalid_temporal_relation(view: DoctorView) -> Iterator[Issue]:
     """A Supersedes: line is invalid, so it supersedes nothing.
 
+    Detected by `project_corpus.corpus.supersession.relations`.
+
     ## Why it matters
     A valid target is a portable path under `.project-corpus/tasks/`, `reports/` or
     `history/` ending in `.md`, not the active task and not the document itself; state
@@ -46,6 +48,8 @@ def invalid_temporal_relation(view: DoctorView) -> Iterator[Issue]:
 def orphan_supersession(view: DoctorView) -> Iterator[Issue]:
     """A valid Supersedes: line points at a source that is missing or out of scope.
 
+    Detected by `project_corpus.corpus.supersession.relations`.
+
     ## Why it matters
     The link implies nothing, so the old document (if it exists under another name) still
     looks current to agents.
@@ -60,6 +64,8 @@ def orphan_supersession(view: DoctorView) -> Iterator[Issue]:
 @check("TEMPORAL_CYCLE", "temporal-cycle", severity="FAIL")
 def temporal_cycle(view: DoctorView) -> Iterator[Issue]:
     """A Supersedes: edge lies on a cycle, so none of the cycle's edges implies anything.
+
+    Detected by `project_corpus.corpus.supersession.relations`.
 
     ## Why it matters
     When a supersedes b and b supersedes a, neither can be the current one; every edge of

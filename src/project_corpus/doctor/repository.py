@@ -42,6 +42,8 @@ def _read_gitignore(root: Path, directory: str) -> tuple[gitignore.Pattern, ...]
 def missing_artifact_dir(view: DoctorView) -> Iterator[Issue]:
     """An artifact folder (`tasks/`, `reports/` or `history/`) is absent.
 
+    Detected by `project_corpus.corpus.layout.required_paths`.
+
     ## Why it matters
     Git keeps no empty folder, so a freshly cloned corpus often lacks one; every command
     still accepts the corpus and reads the folder as empty. The next agent that files a
