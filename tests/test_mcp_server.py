@@ -513,6 +513,8 @@ def test_stdio_session_matches_cli_and_writes_nothing(
             "extra": ("corpus_context_query", {"query": "eviction", "index": "x.sqlite3"}),
             "type": ("corpus_context_query", {"query": "eviction", "limit": "7"}),
             "empty": ("corpus_context_query", {"query": " ?! "}),
+            "long": ("corpus_context_query", {"query": "eviction " * 120_000}),
+            "long_bundle": ("corpus_context_bundle", {"query": "x" * 4097}),
             "budget": ("corpus_context_bundle", {"query": "eviction", "max_tokens": 79}),
         }
         for key, (name, arguments) in calls.items():
@@ -546,6 +548,8 @@ def test_stdio_session_matches_cli_and_writes_nothing(
     assert error_code(seen["extra"]) == "MCP_ARGUMENTS"
     assert error_code(seen["type"]) == "MCP_ARGUMENTS"
     assert error_code(seen["empty"]) == "QUERY_EMPTY"
+    assert error_code(seen["long"]) == "QUERY_INVALID"
+    assert error_code(seen["long_bundle"]) == "QUERY_INVALID"
     assert error_code(seen["budget"]) == "BUDGET_INVALID"
     assert seen["unknown"] == -32602
     assert seen["tree"] == before  # nothing written: no index, no cache, no audit

@@ -66,7 +66,7 @@ ERRORS: dict[str, str] = {
     "INDEX_STALE": "A scoped source was added, removed or changed since the index was built.",
     # Retrieval and bundles (SPEC §5, §6)
     "QUERY_EMPTY": "The query has no word character.",
-    "QUERY_INVALID": "The query is not valid Unicode text (e.g. undecodable command-line bytes).",
+    "QUERY_INVALID": "The query is not valid Unicode text or is longer than 4 KiB of UTF-8.",
     "QUERY_LIMIT": "The result limit (--limit) must be an integer from 1 to 100.",
     "BUDGET_INVALID": "max_tokens must be an integer from 80 to 20,000.",
     "BUNDLE_LIMIT": "Even the mandatory summaries do not fit the 65,536-byte envelope.",

@@ -182,15 +182,26 @@ def analyse(corpus: Corpus) -> Analysis:
     return analysis
 
 
+# A query is a few words; a longer one only holds the single worker (CLI and MCP alike).
+MAX_QUERY_BYTES = 4096
+
+
 def check_query(query: object) -> list[str]:
     """The query's stems: QUERY_INVALID for text that cannot be written as UTF-8 (a lone
-    surrogate from undecodable command-line bytes), QUERY_EMPTY without a word character."""
+    surrogate from undecodable command-line bytes) or longer than 4 KiB, QUERY_EMPTY without a
+    word character."""
     if not isinstance(query, str):
         raise ContextError("QUERY_EMPTY", "the query must be text")
     try:
-        query.encode("utf-8")
+        size = len(query.encode("utf-8")) if len(query) <= MAX_QUERY_BYTES else len(query)
     except UnicodeEncodeError:
         raise ContextError("QUERY_INVALID", "the query is not valid Unicode text") from None
+    if size > MAX_QUERY_BYTES:
+        raise ContextError(
+            "QUERY_INVALID",
+            f"the query is longer than {MAX_QUERY_BYTES} bytes of UTF-8",
+            hint="ask with a few words; retrieval ranks by terms, not by whole documents",
+        )
     if not textmod.raw_tokens(query):
         raise ContextError("QUERY_EMPTY", "the query needs at least one letter or digit")
     return textmod.query_stems(query)
