@@ -134,8 +134,19 @@ def _reject_constant(name: str) -> object:
     raise ValueError(f"non-standard JSON constant {name}")
 
 
+def _unique_keys(pairs: list[tuple[str, object]]) -> dict[str, object]:
+    """An object without repeated keys: JSON leaves them undefined, and a reader that keeps
+    the first would see another document than one that keeps the last."""
+    value: dict[str, object] = {}
+    for key, item in pairs:
+        if key in value:
+            raise ValueError(f"duplicate key {json.dumps(key)}")
+        value[key] = item
+    return value
+
+
 def parse_json_bytes(data: bytes, label: str) -> object:
-    """Strict UTF-8 JSON (a BOM is refused, NaN/Infinity are refused)."""
+    """Strict UTF-8 JSON (a BOM, NaN/Infinity and repeated keys in an object are refused)."""
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -143,7 +154,7 @@ def parse_json_bytes(data: bytes, label: str) -> object:
             "CONTEXT_INPUT_JSON", f"{label}: not UTF-8 at byte {exc.start}"
         ) from None
     try:
-        return json.loads(text, parse_constant=_reject_constant)
+        return json.loads(text, parse_constant=_reject_constant, object_pairs_hook=_unique_keys)
     except (ValueError, RecursionError) as exc:
         raise ContextError("CONTEXT_INPUT_JSON", f"{label}: {exc}") from None
 

@@ -88,13 +88,38 @@ def _yaml(rel: str, data: bytes) -> object:
     import yaml  # lazy: only when a configuration exists
 
     try:
-        return yaml.safe_load(data.decode("utf-8"))
+        text = data.decode("utf-8")
+        _unique_keys(rel, yaml.compose(text, Loader=yaml.SafeLoader))
+        return yaml.safe_load(text)
     except UnicodeDecodeError as exc:
         raise _invalid(rel, f"not UTF-8 at byte {exc.start}") from None
     except yaml.YAMLError as exc:
         raise _invalid(rel, f"not valid YAML ({type(exc).__name__})") from None
     except RecursionError:  # PyYAML composes nested collections recursively
         raise _invalid(rel, "collections nested too deeply") from None
+
+
+def _unique_keys(rel: str, root: object) -> None:
+    """CONFIG_INVALID for a mapping that repeats a key (PyYAML would keep the last silently)."""
+    import yaml
+
+    todo, seen = [root], set()
+    while todo:
+        node = todo.pop()
+        if not isinstance(node, yaml.Node) or id(node) in seen:
+            continue
+        seen.add(id(node))
+        if isinstance(node, yaml.MappingNode):
+            keys: set[str] = set()
+            for key, value in node.value:
+                if isinstance(key, yaml.ScalarNode) and key.value in keys:
+                    line = key.start_mark.line + 1
+                    raise _invalid(rel, f"line {line}: duplicate key {key.value!r}")
+                if isinstance(key, yaml.ScalarNode):
+                    keys.add(key.value)
+                todo.extend((key, value))
+        elif isinstance(node, yaml.SequenceNode):
+            todo.extend(node.value)
 
 
 def parse_config(rel: str, raw: object, checks: Mapping[str, RuleFacts]) -> LintConfig:
