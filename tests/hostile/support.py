@@ -6,6 +6,7 @@ subprocess as `nobody` through `setpriv` (skipped only when neither is possible)
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import shutil
@@ -22,6 +23,7 @@ from tests.conftest import Run
 from tests.conftest import copy_fixture
 
 NOBODY = 65534
+SRC = Path(__file__).resolve().parents[2] / "src"
 
 
 def assert_stable(run: Run, code: str | None, exits: tuple[int, ...] = (2,)) -> None:
@@ -40,15 +42,26 @@ def unprivileged_prefix() -> list[str]:
     setpriv = shutil.which("setpriv")
     if setpriv is None:
         pytest.skip("running as root and no setpriv to drop privileges")
-    return [setpriv, f"--reuid={NOBODY}", f"--regid={NOBODY}", "--clear-groups"]
+    prefix = [setpriv, f"--reuid={NOBODY}", f"--regid={NOBODY}", "--clear-groups"]
+    if not _unprivileged_can_import(tuple(prefix)):
+        pytest.skip("the unprivileged user cannot run this checkout (its folders are private)")
+    return prefix
+
+
+@functools.cache
+def _unprivileged_can_import(prefix: tuple[str, ...]) -> bool:
+    """Whether `nobody` can start this venv's Python and import the package from src/."""
+    env = {"PATH": os.environ.get("PATH", ""), "PYTHONPATH": str(SRC), "LANG": "C.UTF-8"}
+    probe = [*prefix, sys.executable, "-c", "import project_corpus"]
+    done = subprocess.run(probe, capture_output=True, env=env, cwd="/", timeout=60, check=False)
+    return done.returncode == 0
 
 
 def run_unprivileged(args: list[str], home: Path) -> Run:
     """`python -m project_corpus ARGS` as an unprivileged user (HOME set to HOME)."""
     env = {"PATH": os.environ.get("PATH", ""), "HOME": str(home), "LANG": "C.UTF-8"}
     env["XDG_CONFIG_HOME"] = str(home / ".config")
-    src = str(Path(__file__).resolve().parents[2] / "src")
-    env["PYTHONPATH"] = src
+    env["PYTHONPATH"] = str(SRC)
     proc = subprocess.run(
         [*unprivileged_prefix(), sys.executable, "-m", "project_corpus", *args],
         capture_output=True,

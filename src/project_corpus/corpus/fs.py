@@ -39,8 +39,8 @@ def resolve_root(root: str | os.PathLike[str]) -> Path:
     """The project root, resolved once (symlinks in the root's own path are allowed)."""
     given = os.fspath(root)
     path = Path(os.path.realpath(given))
-    if not path.is_dir():
-        what = "is not a directory" if path.exists() else "does not exist"
+    what = _root_problem(path)
+    if what:
         raise ContextError(
             "CONTEXT_ROOT",
             f"{given} {what}",
@@ -54,6 +54,22 @@ def resolve_root(root: str | os.PathLike[str]) -> Path:
             hint=f"use the project root instead: {project}",
         )
     return path
+
+
+def _root_problem(path: Path) -> str | None:
+    """Why PATH cannot be the project root, or None (never an exception: a root behind a
+    folder this user may not enter is a stable error, not a crash)."""
+    try:
+        st = os.stat(path)
+    except PermissionError:
+        return "cannot be reached: permission denied on the way"
+    except OSError:
+        return "does not exist"
+    if not stat.S_ISDIR(st.st_mode):
+        return "is not a directory"
+    if not os.access(path, os.R_OK | os.X_OK):
+        return "cannot be read: permission denied"
+    return None
 
 
 def require_corpus(root: Path, given: str | os.PathLike[str]) -> None:
