@@ -228,6 +228,27 @@ def _publish(cache_fd: int, name: str, data: bytes) -> None:
     finally:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(staging, dir_fd=cache_fd)
+    _sweep_stale(cache_fd)
+
+
+STALE_SECONDS = 3600  # far longer than any build: a concurrent build's file is never taken
+
+
+def _sweep_stale(cache_fd: int) -> None:
+    """Remove our own staging files left by a killed build (regular files named as we name
+    them, an hour old); links and anything else are never touched."""
+    import stat
+    import time
+
+    now = time.time()
+    for entry in os.listdir(cache_fd):
+        body = entry.removeprefix(STAGING_PREFIX).removesuffix(".sqlite3")
+        if len(entry) != len(body) + 17 or len(body) != 16 or body.strip("0123456789abcdef"):
+            continue
+        with contextlib.suppress(OSError):
+            info = os.stat(entry, dir_fd=cache_fd, follow_symlinks=False)
+            if stat.S_ISREG(info.st_mode) and now - info.st_mtime > STALE_SECONDS:
+                os.unlink(entry, dir_fd=cache_fd)
 
 
 def open_index(
