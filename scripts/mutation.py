@@ -87,7 +87,12 @@ TARGETS = {
     ),
     "layout": Target(
         "corpus/layout.py",
-        ("tests/corpus/test_confinement.py", "tests/corpus/test_snapshot.py"),
+        (
+            "tests/corpus/test_confinement.py",
+            "tests/corpus/test_snapshot.py",
+            "tests/hostile/test_file_system.py",
+            "tests/doctor/test_checks.py",
+        ),
     ),
     "trust": Target("trust/__init__.py", ("tests/trust/",)),
     "grant_file": Target("trust/grant_file.py", ("tests/trust/",)),

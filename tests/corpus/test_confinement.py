@@ -49,6 +49,34 @@ def test_a_linked_or_special_source_is_a_finding_and_reading_goes_on(
     assert len(collect(root, strict=False).sources) == len(collect(make_corpus(name="c")).sources)
     error = refused(root)
     assert (error.code, error.detail) == ("SOURCE_LINK", f"{R}a-link.md: a link is never followed")
+    assert [f.line for f in collect(root, strict=False).findings] == [1, 1]
+
+
+@pytest.mark.parametrize("name", ["sub", "x.md"])
+def test_an_unreadable_folder_or_source_is_source_permission_in_both_modes(
+    make_corpus: MakeCorpus, monkeypatch: pytest.MonkeyPatch, name: str
+) -> None:
+    """Root reads through chmod 0, so the open is refused as an unprivileged user's would be."""
+    root = make_corpus()
+    if name == "sub":
+        (root / R / name).mkdir()
+    else:
+        (root / R / name).write_text("# X\n")
+    real_open = os.open
+
+    def refuse_sub(path: str, flags: int, mode: int = 0o777, *, dir_fd: int | None = None) -> int:
+        if path == name:
+            raise PermissionError(13, "Permission denied", path)
+        return real_open(path, flags, mode, dir_fd=dir_fd)
+
+    monkeypatch.setattr(os, "open", refuse_sub)
+    for strict in (True, False):
+        with pytest.raises(ContextError) as info:
+            collect(root, strict=strict)
+        assert (info.value.code, info.value.detail) == (
+            "SOURCE_PERMISSION",
+            f"{R}{name}: permission denied",
+        )
 
 
 def test_a_linked_directory_that_could_hold_sources_is_a_finding(
@@ -179,6 +207,7 @@ def test_a_policy_over_its_limit_is_a_parse_finding(
         ".project-corpus/policy.toml",
         f".project-corpus/policy.toml: {size} bytes exceeds the limit of {size - 1}",
     )
+    assert collect(root, strict=False).findings[0].line == 1
 
 
 # --- limits -------------------------------------------------------------------------------------
@@ -325,3 +354,17 @@ def test_a_linked_generated_folder_is_not_walked(make_corpus: MakeCorpus, tmp_pa
     (tmp_path / "views" / "x.md").write_text("# unmarked\n")
     (root / G.rstrip("/")).symlink_to(tmp_path / "views")
     assert findings(root) == []
+
+
+def test_a_generated_view_over_8_mib_is_unmarked_not_read(make_corpus: MakeCorpus) -> None:
+    limit = 8 * 1024 * 1024  # spelt out: the module's own constant is what is under test
+    head = f"{MARKER} -->\n"
+    root = make_corpus({G + "at.md": head + "x" * (limit - len(head))})
+    (root / G / "over.md").write_text(head + "x" * (limit + 1 - len(head)))
+    assert findings(root) == [
+        (
+            "GENERATED_VIEW_UNMARKED",
+            G + "over.md",
+            f"{G}over.md: {limit + 1} bytes exceeds the limit of {limit}",
+        )
+    ]
