@@ -298,17 +298,18 @@ def test_a_collision_names_the_first_path_and_every_later_one(make_corpus: MakeC
     ]  # fmt: skip
 
 
-@pytest.mark.parametrize("name", ["nul.md", "LPT9.md", "com0.notes.md", "Con/x.md"])
+@pytest.mark.parametrize("name", ["nul.md", "LPT9.md", "COM9.md", "com0.notes.md", "Con/x.md"])
 def test_windows_device_names_are_refused(make_corpus: MakeCorpus, name: str) -> None:
     root = make_corpus({H + name: "# D\n"})
     assert ("SOURCE_PATH", H + name, "a path component is a device name on Windows") in findings(
         root
     )
+    assert {f.line for f in collect(root, strict=False).findings} == {1}
     error = refused(root)
     assert error.code == "SOURCE_PATH"
 
 
-@pytest.mark.parametrize("name", ["console.md", "com10.md", "lpt.md", "auxiliary.md"])
+@pytest.mark.parametrize("name", ["console.md", "com10.md", "lpt10.md", "lpt.md", "auxiliary.md"])
 def test_names_that_only_look_like_devices_are_fine(make_corpus: MakeCorpus, name: str) -> None:
     root = make_corpus({H + name: "# D\n"})
     assert findings(root) == []
@@ -334,6 +335,7 @@ def test_generated_views_are_checked_for_their_marker(make_corpus: MakeCorpus) -
         ("GENERATED_VIEW_UNMARKED", G + "late.md", unmarked),
         ("GENERATED_VIEW_UNMARKED", G + "sub.md/plain.md", unmarked),
     ]
+    assert {f.line for f in collect(root, strict=False).findings} == {1}
 
 
 def test_a_linked_generated_view_is_never_read(make_corpus: MakeCorpus) -> None:
