@@ -134,6 +134,8 @@ EQUIVALENT: dict[tuple[str, str, str], str] = {
     ("index", "_check_cache_dir", "`True` flipped"): "build ignores the answer after creating "
     "cache/ (only the create=False callers use it)",
     ("fs", "_read_bounded", "`remaining > 0`: > → >="): _EMPTY_READ,
+    ("layout", "generated_views", "`2048` → 2049"): "the marker is looked for in the first "
+    "512 characters: 2048 bytes hold them at 4 bytes each; one byte more decodes the same",
 }
 
 _FLIP = {

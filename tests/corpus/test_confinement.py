@@ -370,3 +370,23 @@ def test_a_generated_view_over_8_mib_is_unmarked_not_read(make_corpus: MakeCorpu
             f"{G}over.md: {limit + 1} bytes exceeds the limit of {limit}",
         )
     ]
+
+
+def test_an_unreadable_generated_folder_is_source_permission(
+    make_corpus: MakeCorpus, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = make_corpus({G + "sub/v.md": f"{MARKER} -->\n"})
+    real_open = os.open
+
+    def refuse_sub(path: str, flags: int, mode: int = 0o777, *, dir_fd: int | None = None) -> int:
+        if path == "sub":
+            raise PermissionError(13, "Permission denied", path)
+        return real_open(path, flags, mode, dir_fd=dir_fd)
+
+    monkeypatch.setattr(os, "open", refuse_sub)
+    with pytest.raises(ContextError) as info:
+        collect(root, strict=False)
+    assert (info.value.code, info.value.detail) == (
+        "SOURCE_PERMISSION",
+        f"{G}sub: permission denied",
+    )
