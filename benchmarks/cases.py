@@ -2,7 +2,8 @@
 
 Three groups, all run in the same interleaved rounds:
 
-- the maximum corpus (wall time against the read-and-hash floor of the same corpus, SPEC §13);
+- the maximum corpus (wall time against the read-and-hash floor of the same corpus,
+docs/performance.md);
 - a many-findings corpus (~11,000 doctor findings: every eighth sentence or so carries an
   undated volatile claim), doctor against its own floor;
 - the small example corpus (`fixtures/example`, copied), every context command in CPU time

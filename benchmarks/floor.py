@@ -1,4 +1,5 @@
-"""The performance floor of SPEC §13: read and SHA-256-hash the scoped sources, nothing else.
+"""The performance floor of docs/performance.md: read and SHA-256-hash the scoped sources, nothing
+else.
 
     python benchmarks/floor.py ROOT
 

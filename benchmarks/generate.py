@@ -1,4 +1,5 @@
-"""Generate a maximum-size, conformant Project Corpus (Protocol V2) for benchmarks (SPEC §13).
+"""Generate a maximum-size, conformant Project Corpus (Protocol V2) for benchmarks
+(docs/performance.md).
 
     python benchmarks/generate.py OUT_DIR [--sources 2048] [--lines 50000] [--seed 1] [--force]
 
@@ -6,7 +7,7 @@ The output is deterministic for a given (sources, lines, seed): the same bytes e
 It holds AGENTS.md, `.project-corpus/policy.toml`, PROJECT and STATUS, and Tasks, Reports and
 History documents so that the scoped snapshot has exactly `--sources` files and slightly fewer
 than `--lines` non-blank lines (the tool's hard limits are 2,048 sources and 50,000 non-blank
-lines, SPEC §2.3). Text mixes English and Russian paragraphs, lists, tables and fenced code,
+lines, docs/protocol.md). Text mixes English and Russian paragraphs, lists, tables and fenced code,
 with a Zipf-like word distribution, a few `Supersedes:` chains and some volatile claims with
 and without date labels. Only the standard library is used.
 """

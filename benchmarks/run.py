@@ -1,4 +1,4 @@
-"""Time `project-corpus` commands as whole processes against the floor (SPEC §13).
+"""Time `project-corpus` commands as whole processes against the floor (docs/performance.md).
 
     python benchmarks/run.py [--corpus DIR] [--repeat 5] [--json]
 

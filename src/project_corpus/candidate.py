@@ -1,4 +1,4 @@
-"""Candidate v1: proposed memory awaiting an owner's review (SPEC §7).
+"""Candidate v1: proposed memory awaiting an owner's review (docs/doctor.md).
 
 `candidate_problems` collects every problem of one candidate, each with a JSON pointer and,
 for a source ref, the referenced source path and line; `validate_candidate` raises the first

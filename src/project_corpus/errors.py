@@ -3,7 +3,7 @@ error envelope.
 
 `ERRORS` is the registry: every code the tool can put in an error envelope, with its
 one-line meaning. `docs/errors.md` is generated from it and a test keeps the two in sync.
-`EXIT_CODES` is the one table of exit codes (SPEC §10); a test checks the table in
+`EXIT_CODES` is the one table of exit codes (docs/cli.md); a test checks the table in
 `docs/cli.md` against it. `envelope` builds the error object the CLI writes to stderr and the
 MCP server returns as an error result.
 """
@@ -23,7 +23,7 @@ EXIT_CODES: dict[int, str] = {
 }
 
 ERRORS: dict[str, str] = {
-    # Protocol conformance (SPEC §1.3); doctor reports these as findings.
+    # Protocol conformance (docs/protocol.md); doctor reports these as findings.
     "PROTOCOL_NONCONFORMANT": "The corpus does not conform to Protocol V2; detail lists the codes.",
     "MISSING_REQUIRED_PATH": "A file or folder that Protocol V2 requires is missing.",
     "REQUIRED_PATH_LINK": "A required path is a symbolic link or not a regular file/folder.",
@@ -37,7 +37,7 @@ ERRORS: dict[str, str] = {
     "ROLE_OVERLAP": "PROJECT holds STATUS sections or STATUS holds PROJECT sections.",
     "PROJECT_ABSOLUTE_ROOT": "PROJECT pins an absolute machine path as its root.",
     "GENERATED_VIEW_UNMARKED": "A generated view lacks the NON_AUTHORITATIVE_VIEW marker.",
-    # Policy (SPEC §1.4)
+    # Policy (docs/protocol.md)
     "POLICY_PARSE": "policy.toml is not UTF-8 or not valid TOML.",
     "POLICY_UNKNOWN_KEY": "policy.toml has a key or table the protocol does not define.",
     "POLICY_SCHEMA": "policy.toml misses a table, has a wrong type or duplicate entries.",
@@ -48,7 +48,7 @@ ERRORS: dict[str, str] = {
     "POLICY_PROFILE_CAPABILITY": "A capability is outside the profile's capability set.",
     "POLICY_SCOPE": "A scope pattern is empty, untrimmed, absolute or has a bad component.",
     "POLICY_WRITE_REQUIREMENTS": "Write scopes need all three requirements set to true.",
-    # Snapshot (SPEC §2)
+    # Snapshot (docs/protocol.md)
     "CONTEXT_ROOT": "ROOT is not an existing directory.",
     "CONTEXT_SCOPE": "PROJECT.md and STATUS.md must both be inside the read scope.",
     "CONTEXT_LIMIT": "A size or count limit was exceeded; detail names the limit.",
@@ -57,14 +57,14 @@ ERRORS: dict[str, str] = {
     "SOURCE_ENCODING": "A source is not strict UTF-8.",
     "SOURCE_PATH": "A source path is not UTF-8, is a device name or collides by case or form.",
     "SOURCE_PERMISSION": "A scoped folder or file cannot be read (permission denied).",
-    # Index (SPEC §4)
+    # Index (docs/architecture.md)
     "INDEX_PATH": "The index path is not a .sqlite3 file directly inside .project-corpus/cache/.",
     "INDEX_MISSING": "The index file does not exist; run `context build`.",
     "INDEX_CORRUPT": "The index is not a readable SQLite file with the expected tables.",
     "INDEX_SCHEMA_MISMATCH": "The index was written with another index schema version.",
     "INDEX_PROJECT_MISMATCH": "The index belongs to another project.",
     "INDEX_STALE": "A scoped source was added, removed or changed since the index was built.",
-    # Retrieval and bundles (SPEC §5, §6)
+    # Retrieval and bundles (docs/retrieval.md, docs/bundle.md)
     "QUERY_EMPTY": "The query has no word character.",
     "QUERY_INVALID": "The query is not valid Unicode text or is longer than 4 KiB of UTF-8.",
     "QUERY_LIMIT": "The result limit (--limit) must be an integer from 1 to 100.",
@@ -74,7 +74,7 @@ ERRORS: dict[str, str] = {
     "BUNDLE_SIZE": "The bundle's serialized_bytes does not match or exceeds the envelope bound.",
     "CONSUMER_INVALID": "The consumer ID must be 1 to 128 characters, not blank.",
     "RECEIPT_ITEMS": "Delivered item IDs must be unique IDs of the bundle's items.",
-    # Candidates (SPEC §7)
+    # Candidates (docs/doctor.md)
     "CANDIDATE_SCHEMA": "A candidate has missing, extra or wrongly typed keys.",
     "CANDIDATE_PROJECT": "A candidate names another project.",
     "CANDIDATE_ID": "A candidate ID does not match the ID grammar.",
@@ -82,9 +82,9 @@ ERRORS: dict[str, str] = {
     "CANDIDATE_STATEMENT": "A candidate statement is blank or longer than 4,000 characters.",
     "CANDIDATE_TIME": "created_at is not a real UTC time YYYY-MM-DDTHH:MM:SSZ.",
     "CANDIDATE_EVIDENCE": "A source ref does not match a scoped source, its hash or its lines.",
-    # Evaluation (SPEC §9)
+    # Evaluation (docs/eval.md)
     "EVAL_SCHEMA": "The evaluation dataset has a wrong type, unknown key or too many cases.",
-    # Inputs, configuration, CLI (SPEC §8, §10)
+    # Inputs, configuration, CLI (docs/doctor.md, docs/cli.md)
     "CONTEXT_INPUT_PATH": "A JSON input is not a regular, unlinked file inside ROOT, <= 1 MiB.",
     "CONTEXT_INPUT_JSON": "A JSON input is not strict UTF-8 JSON.",
     "CONFIG_INVALID": "The lint configuration is invalid.",
@@ -92,7 +92,7 @@ ERRORS: dict[str, str] = {
     "USAGE_ERROR": "The command line is invalid.",
     "INIT_EXISTS": "init or new would overwrite a file or write through a link; nothing written.",
     "INTERNAL_ERROR": "An unexpected internal error (a bug); please report it.",
-    # Trust grants and MCP (SPEC §11)
+    # Trust grants and MCP (docs/mcp.md)
     "TRUST_PATH": "The trust grant path is inside the project or otherwise unusable.",
     "TRUST_MISSING": "The trust grant file does not exist.",
     "TRUST_INVALID": "The trust grant file is malformed.",

@@ -1,4 +1,4 @@
-"""The SQLite index: provenance only, never source text (SPEC §4).
+"""The SQLite index: provenance only, never source text (docs/architecture.md).
 
 The database is built in memory, serialized, written to an exclusive staging file inside
 `cache/` and published atomically; it is read back the same way (confined read, then

@@ -1,4 +1,4 @@
-"""The index's tables, and the check that a stored index holds exactly them (SPEC §4).
+"""The index's tables, and the check that a stored index holds exactly them (docs/architecture.md).
 
 A stored index is hostile input: a view in place of a table (`WITH RECURSIVE` without end),
 a trigger or any other object, or a value of another type than its column's, makes it

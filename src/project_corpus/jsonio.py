@@ -1,4 +1,5 @@
-"""Canonical JSON, digests and the rules for JSON input files (SPEC §4, §10)."""
+"""Canonical JSON, digests and the rules for JSON input files (docs/architecture.md,
+docs/cli.md)."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ MAX_INPUT_BYTES = 1024 * 1024
 
 
 def canonical_bytes(value: object) -> bytes:
-    """Canonical JSON: sorted keys, no spaces, UTF-8, NaN refused (SPEC §4)."""
+    """Canonical JSON: sorted keys, no spaces, UTF-8, NaN refused (docs/architecture.md)."""
     text = json.dumps(
         value, ensure_ascii=False, sort_keys=True, separators=(",", ":"), allow_nan=False
     )

@@ -1,4 +1,4 @@
-"""The optional stdio MCP server (SPEC §11): four read-only tools over the current sources.
+"""The optional stdio MCP server (docs/mcp.md): four read-only tools over the current sources.
 
 `serve()` checks the trust grant before it touches stdin or stdout: the effective
 capabilities (runtime hard limits ∩ grant ceiling ∩ policy `allow` ∩ session `--allow`)

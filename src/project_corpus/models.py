@@ -20,7 +20,7 @@ INDEX_SCHEMA_VERSION = "1"
 SUMMARY_SEPARATOR = " | "
 # A SHA-256 digest as the tool writes it: 64 lowercase hex digits (the JSON Schemas' pattern).
 SHA256_RE = re.compile(r"^[0-9a-f]{64}$")
-# The severities of a finding, most severe first (SPEC §8): the one list every part reads.
+# The severities of a finding, most severe first (docs/doctor.md): the one list every part reads.
 SEVERITIES = ("FAIL", "WARN")
 
 CACHE_DIR = ".project-corpus/cache"
@@ -51,8 +51,8 @@ class Heading(NamedTuple):
 
 
 class Span(NamedTuple):
-    """Where one item lies in its document and its text (SPEC §3); `items` adds the source's
-    provenance to make an `Item`, the doctor reads spans directly.
+    """Where one item lies in its document and its text (docs/retrieval.md); `items` adds the
+    source's provenance to make an `Item`, the doctor reads spans directly.
 
     `kind` is the block the item comes from: meta, heading, list, table, code, comment or
     paragraph. `section` is the heading path (H2 and deeper, joined with " > "),
@@ -164,7 +164,7 @@ class Item(NamedTuple):
         return item_id(self.source_path, self.line_start, self.line_end, self.text)
 
     def as_dict(self) -> dict[str, object]:
-        """The public item fields (SPEC §3), `non_authoritative` included."""
+        """The public item fields (docs/retrieval.md), `non_authoritative` included."""
         return {
             "item_id": self.item_id,
             "project_id": self.project_id,
@@ -184,7 +184,7 @@ class Item(NamedTuple):
 
 
 class Policy(NamedTuple):
-    """A parsed `policy.toml` (SPEC §1.4). Fields are best effort when findings exist."""
+    """A parsed `policy.toml` (docs/protocol.md). Fields are best effort when findings exist."""
 
     policy_version: str
     project_id: str

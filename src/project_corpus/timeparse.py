@@ -1,4 +1,4 @@
-"""RFC 3339 timestamps and plain dates, normalised to `YYYY-MM-DDTHH:MM:SSZ` (SPEC §2.5)."""
+"""RFC 3339 timestamps and plain dates, normalised to `YYYY-MM-DDTHH:MM:SSZ` (docs/protocol.md)."""
 
 from __future__ import annotations
 

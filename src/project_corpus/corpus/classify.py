@@ -1,4 +1,4 @@
-"""Active task, authority and temporal classes, timestamps (SPEC §2.4, §2.5).
+"""Active task, authority and temporal classes, timestamps (docs/protocol.md).
 
 Which reports are cited is decided by `references.cited_reports`, the resolver the doctor
 uses too."""

@@ -1,4 +1,5 @@
-"""Confined, no-follow filesystem access and atomic publication (SPEC §2.2, §4).
+"""Confined, no-follow filesystem access and atomic publication (docs/protocol.md,
+docs/architecture.md).
 
 Every read starts from a directory descriptor of the resolved root and opens each path
 component with O_NOFOLLOW, so no symbolic link anywhere below the root is ever followed,

@@ -1,4 +1,4 @@
-"""Items with provenance (SPEC §3): a document's spans plus the facts of its source."""
+"""Items with provenance (docs/retrieval.md): a document's spans plus the facts of its source."""
 
 from __future__ import annotations
 

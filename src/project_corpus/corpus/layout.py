@@ -1,4 +1,4 @@
-"""Where corpus files must be and what they may be called (SPEC §1.1, §2.2).
+"""Where corpus files must be and what they may be called (docs/protocol.md).
 
 The required layout, portable source names (device names, case and Unicode collisions)
 and the generated views' marker: findings the snapshot adds beside its sources.

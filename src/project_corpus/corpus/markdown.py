@@ -1,4 +1,5 @@
-"""Markdown parsing into metadata, headings and blocks (SPEC §1.2, §3). Pure functions.
+"""Markdown parsing into metadata, headings and blocks (docs/protocol.md, docs/retrieval.md). Pure
+functions.
 
 Lines are split on `\\n` only (a trailing `\\r` is dropped) and numbered from 1. Headings are
 ATX headings (`#{1,6}` + space) outside fenced code.
@@ -18,7 +19,7 @@ from project_corpus.models import Span
 META_RE = re.compile(r"^([A-Za-z][A-Za-z0-9-]*):(.*)$")
 # An ATX heading: up to 3 spaces, 1-6 hashes, then the end or spaces and the title; an
 # optional closing sequence (spaces, then hashes) is not part of the title. Possessive
-# quantifiers: no regular expression here may backtrack over a long line (SPEC §13).
+# quantifiers: no regular expression here may backtrack over a long line (docs/performance.md).
 HEADING_RE = re.compile(r" {0,3}(#{1,6})(?: ++(.*+))?$")
 FENCE_RE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 LIST_RE = re.compile(r"^ {0,3}(?:[-*+]|\d{1,9}[.)])(?: |$)")
@@ -42,7 +43,7 @@ def parse_document(text: str) -> Document:
     lines = split_lines(text)
     # One character per line says what the line can be (its first non-blank character, " "
     # for a blank line); regular expressions then run on the few candidate lines only, and
-    # blocks are runs in the resolved signature, found by one regex scan (SPEC §3).
+    # blocks are runs in the resolved signature, found by one regex scan (docs/retrieval.md).
     sig = "".join([(line.lstrip() or " ")[0] for line in lines])
     sig = _OTHER_RE.sub("p", sig).translate(_LIST_STARTS)
     fences = tuple(_fences(lines, _positions(_FENCE_START_RE, sig)))

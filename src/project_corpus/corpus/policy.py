@@ -1,4 +1,4 @@
-"""`policy.toml` parsing, validation and scope matching (SPEC §1.4). Pure functions."""
+"""`policy.toml` parsing, validation and scope matching (docs/protocol.md). Pure functions."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Protocol V2 conformance of the canonical documents and artifacts (SPEC §1.2, §1.3).
+"""Protocol V2 conformance of the canonical documents and artifacts (docs/protocol.md).
 
 Pure functions over parsed `Document`s: each returns located `Finding`s.
 """

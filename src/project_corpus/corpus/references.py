@@ -1,4 +1,5 @@
-"""References between corpus documents, found and resolved in one place (SPEC §2.4, §8).
+"""References between corpus documents, found and resolved in one place (docs/protocol.md,
+docs/doctor.md).
 
 Classification asks this module which reports STATUS and the active Task cite; the doctor
 asks it which references resolve to nothing. Both read the same `Reference` records and the
@@ -13,7 +14,7 @@ same `Targets`, so "cited" and "resolves" cannot disagree. A reference is one of
   (`- r-2026-10-31-cutover — what it shows`), or wrapped in backticks there;
 - `task`: a Report's `Task-ID:` metadata value.
 
-A path cites its target wherever it is written, fenced code included (SPEC §2.4); the
+A path cites its target wherever it is written, fenced code included (docs/protocol.md); the
 doctor checks references outside fenced code only (code holds examples and templates).
 Every function is one pass over the lines it is given (linear in the text and the number
 of references); documents without `.project-corpus/` or `](` / `]:` are skipped by a
@@ -211,7 +212,7 @@ def references(path: str, doc: Document, table: Targets) -> list[Reference]:
 
 
 def cited_paths(path: str, doc: Document, token_lines: Iterable[str], table: Targets) -> set[str]:
-    """The sources DOC cites (SPEC §2.4): those its path and link references name, and the
+    """The sources DOC cites (docs/protocol.md): those its path and link references name, and the
     reports whose Report-ID or file stem appears as a token in TOKEN_LINES."""
     text = _joined(doc)
     links = outside_code(doc, link_references(path, doc, text))
@@ -233,7 +234,7 @@ def status_citations(status: Document, table: Targets) -> set[str]:
 def cited_reports(
     status: Document | None, active_path: str | None, active: Document | None, table: Targets
 ) -> set[str]:
-    """Paths of the reports cited by STATUS or the active Task (SPEC §2.4)."""
+    """Paths of the reports cited by STATUS or the active Task (docs/protocol.md)."""
     cited: set[str] = set()
     if status is not None:
         cited |= status_citations(status, table)

@@ -1,4 +1,5 @@
-"""A document's skeleton: where its items, headings and fences lie, and no text (SPEC §4).
+"""A document's skeleton: where its items, headings and fences lie, and no text
+(docs/architecture.md).
 
 The index stores the skeleton of every source. A query re-reads and re-hashes every source
 anyway (the staleness check); for a source whose hash is the one its skeleton was stored

@@ -1,4 +1,4 @@
-"""collect(): the scoped snapshot, read once, classified (SPEC §2).
+"""collect(): the scoped snapshot, read once, classified (docs/protocol.md).
 
 The walk reads each candidate source exactly once through `fs` (no link is followed),
 enforces the limits while reading, and returns a `Corpus` that every command shares.

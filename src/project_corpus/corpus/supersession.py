@@ -1,4 +1,5 @@
-"""`Supersedes:` relations: validity, orphans and cycles by SCC (SPEC §2.6). Pure functions."""
+"""`Supersedes:` relations: validity, orphans and cycles by SCC (docs/protocol.md). Pure
+functions."""
 
 from __future__ import annotations
 

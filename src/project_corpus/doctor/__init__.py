@@ -1,4 +1,4 @@
-"""Memory Doctor: a linter for a Project Corpus, its index, bundles and candidates (SPEC §8).
+"""Memory Doctor: a linter for a Project Corpus, its index, bundles and candidates (docs/doctor.md).
 
 `CHECKS` (in `registry.py`) is the registry: every check, in the order of `docs/checks.md` and
 of SARIF `rules[]`. Each check's docstring is its documentation. `memory_doctor` gathers a

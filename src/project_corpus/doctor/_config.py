@@ -1,4 +1,4 @@
-"""The lint configuration: `.project-corpus/lint.yaml` or `--config FILE` (SPEC §8).
+"""The lint configuration: `.project-corpus/lint.yaml` or `--config FILE` (docs/doctor.md).
 
 PyYAML is imported only when a configuration file exists. Validation is strict: an unknown
 key, a wrong type or an unknown code is `CONFIG_INVALID` (exit 2), never a guess. A check is

@@ -1,6 +1,6 @@
 """JSON input files (`--bundle`, `--candidate`, candidate-validate) and JSON pointer lines.
 
-Inputs follow SPEC §10: a regular, non-linked file inside ROOT of at most 1 MiB, strict
+Inputs follow docs/cli.md: a regular, non-linked file inside ROOT of at most 1 MiB, strict
 UTF-8 JSON, else CONTEXT_INPUT_PATH / CONTEXT_INPUT_JSON. The raw text is kept so that a
 finding can point at the line of the JSON value it is about.
 """

@@ -1,4 +1,4 @@
-"""What a check is, what it yields and what it reads (SPEC §8).
+"""What a check is, what it yields and what it reads (docs/doctor.md).
 
 A check is a small generator function over a `DoctorView`, wrapped by `check(...)` into a
 `Check` record. The decorator only builds the record: nothing registers itself. The one
@@ -92,7 +92,7 @@ CheckFunction = Callable[[DoctorView], Iterable[Issue]]
 class Check(NamedTuple):
     """A registered check: stable code, kebab-case name, default severity, the function.
 
-    `gate` marks the Protocol conformance codes of SPEC §1.3: every other command refuses
+    `gate` marks the Protocol conformance codes of docs/protocol.md: every other command refuses
     a corpus with one of them, so configuration may not turn them off, downgrade or ignore
     them, and inline directives do not suppress them.
     """

@@ -1,4 +1,4 @@
-"""From raw issues to the doctor report (SPEC §8): severity, suppression, fingerprint, order.
+"""From raw issues to the doctor report (docs/doctor.md): severity, suppression, fingerprint, order.
 
 The report is plain JSON-ready data; `project_corpus.output` renders it as JSON, text,
 SARIF or GitHub workflow commands.

@@ -1,4 +1,4 @@
-"""Which checks a run reports: `--select` / `--ignore` on the command line (SPEC §8).
+"""Which checks a run reports: `--select` / `--ignore` on the command line (docs/doctor.md).
 
 Both take codes or kebab-case names, comma-separated or repeated, in any case. They narrow
 the configured set (lint.yaml `rules:` still decides severities and what is off): `--select`

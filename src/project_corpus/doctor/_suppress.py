@@ -1,4 +1,4 @@
-"""Inline suppression directives and configured ignores (SPEC §8).
+"""Inline suppression directives and configured ignores (docs/doctor.md).
 
 In a source:
     <!-- project-corpus: disable CODE[,CODE] -->       the next item (consecutive directive

@@ -1,4 +1,4 @@
-"""Volatile claims and freshness labels (SPEC §8). Pure functions.
+"""Volatile claims and freshness labels (docs/doctor.md). Pure functions.
 
 A term matches as a whole word or phrase, case-insensitively; the words of a phrase may be
 separated by any whitespace (items span lines). A term ending in `*` is a prefix: `текущ*`

@@ -1,4 +1,5 @@
-"""`--bundle FILE`: does a Context Bundle v1 still describe the current corpus? (SPEC §6, §8)
+"""`--bundle FILE`: does a Context Bundle v1 still describe the current corpus? (docs/bundle.md,
+docs/doctor.md)
 
 Findings are located in the bundle file, on the line of the JSON value concerned.
 """

@@ -1,4 +1,4 @@
-"""`--candidate FILE` checks: Candidate v1 problems as located findings (SPEC §7, §8).
+"""`--candidate FILE` checks: Candidate v1 problems as located findings (docs/doctor.md).
 
 A file holds one candidate object or a JSON array of them. Each problem is reported at the
 candidate file, on the line where the value its JSON pointer names starts (the nearest

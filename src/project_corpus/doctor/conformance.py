@@ -1,4 +1,4 @@
-"""Protocol V2 conformance: the gate of SPEC §1.3 as located findings.
+"""Protocol V2 conformance: the gate of docs/protocol.md as located findings.
 
 The snapshot (`collect(strict=False)`) finds these problems; each check here reports one
 code. Every other context command refuses a corpus with any of them

@@ -38,7 +38,7 @@ HEADER = """# Memory Doctor checks
 <!-- Generated from the check registry by `python -m project_corpus.doctor.docs > docs/checks.md`.
      Do not edit: change the check's docstring in src/project_corpus/doctor/ instead. -->
 
-Every check of `project-corpus context doctor` (SPEC §8), in registry order, which is also
+Every check of `project-corpus context doctor` (docs/doctor.md), in registry order, which is also
 the order of SARIF `rules[]`. A check's first docstring line is its SARIF
 `shortDescription`; the whole text is its SARIF help and the entry below. Configuration,
 inline suppression, output formats and the design decisions behind these checks are in

@@ -1,4 +1,4 @@
-"""Suppression hygiene: directives that are malformed or suppress nothing (SPEC §8).
+"""Suppression hygiene: directives that are malformed or suppress nothing (docs/doctor.md).
 
 Like ruff's RUF100, a suppression must earn its place: a misspelt directive silently keeps
 the finding it was meant to hide, and a stale one hides the next finding of its code.

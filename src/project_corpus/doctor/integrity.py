@@ -1,4 +1,5 @@
-"""Memory integrity: references and states that make an agent act on a wrong memory (SPEC §8).
+"""Memory integrity: references and states that make an agent act on a wrong memory
+(docs/doctor.md).
 
 Each finding is located at the line that holds the reference (STATUS metadata, the line of
 a path, link or ID). References are found and resolved by `corpus.references`, the same

@@ -1,4 +1,4 @@
-"""`policy.toml` conformance (SPEC §1.4): gate checks, located at the offending line."""
+"""`policy.toml` conformance (docs/protocol.md): gate checks, located at the offending line."""
 
 from __future__ import annotations
 
@@ -53,7 +53,7 @@ def policy_schema(view: DoctorView) -> Iterator[Issue]:
     undefined.
 
     ## Fix
-    Give every key of SPEC §1.4 with its type (lists of unique strings, booleans).
+    Give every key of docs/protocol.md with its type (lists of unique strings, booleans).
     """
     yield from snapshot_issues(view, "POLICY_SCHEMA")
 

@@ -1,4 +1,4 @@
-"""The check registry (SPEC §8): every check, in the order of `docs/checks.md` and of SARIF
+"""The check registry (docs/doctor.md): every check, in the order of `docs/checks.md` and of SARIF
 `rules[]`, one module per family. Each check's docstring is its documentation.
 
 Families: `conformance` and `policy` (the gate), `relations`, `integrity`, `content`,
@@ -22,7 +22,7 @@ from project_corpus.doctor import repository
 from project_corpus.doctor._records import Check
 
 CHECKS: tuple[Check, ...] = (
-    # Protocol conformance: the gate (SPEC §1.3, §1.4, §2.2)
+    # Protocol conformance: the gate (docs/protocol.md)
     conformance.missing_required_path,
     conformance.required_path_link,
     conformance.invalid_encoding,

@@ -1,4 +1,4 @@
-"""`Supersedes:` relations (SPEC §2.6), reported at the `Supersedes:` line.
+"""`Supersedes:` relations (docs/protocol.md), reported at the `Supersedes:` line.
 
 Relations declared by a foreign document are not reported here: the document itself is
 reported as PROJECT_ID_MISMATCH.

@@ -1,4 +1,4 @@
-"""CorpusEval v1: an offline evaluation harness for retrieval and bundles (SPEC §9).
+"""CorpusEval v1: an offline evaluation harness for retrieval and bundles (docs/eval.md).
 
 `evaluate_dataset(corpus, dataset)` judges every case of a dataset (validated by
 `eval_schema`) with the metrics of `eval_metrics` and aggregates them; `run_eval` is the

@@ -1,4 +1,4 @@
-"""CorpusEval v1 datasets: strict validation into `EvalCase` records (SPEC §9).
+"""CorpusEval v1 datasets: strict validation into `EvalCase` records (docs/eval.md).
 
 A dataset is `{"schema_version": "1", "cases": [...]}` with 1 to 1,000 cases. Every case key
 has a checked type (a JSON `true` is never an integer); a wrong type, an unknown key or a

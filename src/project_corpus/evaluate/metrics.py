@@ -1,4 +1,4 @@
-"""CorpusEval v1 per-case metrics (SPEC §9): one small function per metric.
+"""CorpusEval v1 per-case metrics (docs/eval.md): one small function per metric.
 
 Retrieval and bundle are judged separately. Retrieval expectations (top source, top-k,
 temporal status of the top result, per-source temporal/authority, forbidden retrieval paths)

@@ -1,4 +1,4 @@
-"""Pure renderers of a doctor / candidate-validate report (SPEC §8).
+"""Pure renderers of a doctor / candidate-validate report (docs/doctor.md).
 
 `RENDERERS` is the registry: format name -> the module whose `render(report)` writes it.
 """

@@ -1,4 +1,4 @@
-"""SARIF 2.1.0 (one run) for code scanning (SPEC §8).
+"""SARIF 2.1.0 (one run) for code scanning (docs/doctor.md).
 
 `rules[]` is generated from the check registry (every check, in registry order, so a
 `ruleIndex` is stable across runs). Locations are repo-relative, percent-encoded URIs

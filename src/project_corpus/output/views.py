@@ -1,4 +1,4 @@
-"""Text views of the results that are not lint reports (SPEC §10, people and machines):
+"""Text views of the results that are not lint reports (docs/cli.md, people and machines):
 query, bundle, build, receipt, eval, trust. Pure functions of the JSON-ready result.
 
 `VIEWS` is the registry: result kind -> its renderer. Every string that came from the corpus

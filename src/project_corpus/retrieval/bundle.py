@@ -1,4 +1,4 @@
-"""Context Bundle v1 (SPEC §6): `compile_bundle`.
+"""Context Bundle v1 (docs/bundle.md): `compile_bundle`.
 
 A bundle is a token-budgeted, hash-stamped set of pointers into the scoped sources for one
 query: bounded structural summaries of PROJECT, STATUS and the active Task first, then the
@@ -204,7 +204,7 @@ def _seal(bundle: dict[str, object]) -> dict[str, object]:
 def compile_bundle(
     corpus: Corpus, query: str, max_tokens: int = DEFAULT_TOKENS
 ) -> dict[str, object]:
-    """The Context Bundle v1 for QUERY over a verified CORPUS (SPEC §6)."""
+    """The Context Bundle v1 for QUERY over a verified CORPUS (docs/bundle.md)."""
     max_tokens = check_budget(max_tokens)
     check_query(query)
     entries = mandatory_entries(corpus, max_tokens)

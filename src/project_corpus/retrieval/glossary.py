@@ -1,4 +1,5 @@
-"""The closed bilingual Protocol glossary (SPEC §5, "Protocol vocabulary across languages").
+"""The closed bilingual Protocol glossary (docs/retrieval.md, "Protocol vocabulary across
+languages").
 
 The Protocol's own words — its section names and roles — are the same concepts in English
 and in Russian. Each `Concept` lists its notions; a notion is one word in its English and

@@ -1,4 +1,4 @@
-"""Deterministic, authority- and time-aware retrieval over fresh items (SPEC §5)."""
+"""Deterministic, authority- and time-aware retrieval over fresh items (docs/retrieval.md)."""
 
 from __future__ import annotations
 
@@ -95,7 +95,7 @@ class Analysis:
 
     def is_answer(self, index: int, hits: frozenset[str], forms: dict[str, frozenset[str]]) -> bool:
         """Whether an item holding the query terms HITS (glossary FORMS) can be a result
-        (SPEC §5 rule 4): a heading only when its section holds nothing else; a metadata
+        (docs/retrieval.md rule 4): a heading only when its section holds nothing else; a metadata
         line only when the query hits its key ("what is the lifecycle status") or it names
         its own document (`Report-ID:` of a report...); a line without a word of its own
         (a table rule `|---|`) never."""
@@ -111,7 +111,8 @@ class Analysis:
         return textmod.TOKEN_RE.search(span.text) is not None
 
     def heading_has_content(self, index: int) -> bool:
-        """Whether the heading item at INDEX opens a section that holds another item (SPEC §3):
+        """Whether the heading item at INDEX opens a section that holds another item
+        (docs/retrieval.md):
         a non-heading item follows before the next heading of the same or a higher level."""
         spans, owners = self.items.spans, self.items.owners
         owner, depth = owners[index], _depth(spans[index].section)
@@ -148,7 +149,8 @@ class Result(NamedTuple):
 
 
 def _title(source: Source) -> str:
-    """The document's H1 title: its words count for every item of the document (SPEC §3)."""
+    """The document's H1 title: its words count for every item of the document
+    (docs/retrieval.md)."""
     return next((h.title for h in source.doc.headings if h.level == 1), "")
 
 
@@ -227,7 +229,7 @@ def check_limit(limit: object) -> int:
 
 
 def search(corpus: Corpus, query: str, limit: int = DEFAULT_LIMIT) -> list[Result]:
-    """Ranked, de-duplicated results for QUERY (the whole of SPEC §5's formula)."""
+    """Ranked, de-duplicated results for QUERY (the whole of docs/retrieval.md's formula)."""
     limit = check_limit(limit)
     query_seq = check_query(query)
     terms = frozenset(query_seq)

@@ -1,4 +1,4 @@
-"""Receipt v1 (SPEC §6): a record that a verified bundle was delivered to a consumer.
+"""Receipt v1 (docs/bundle.md): a record that a verified bundle was delivered to a consumer.
 
 A receipt does not prove that the context was used; the caller records delivery.
 """
@@ -104,7 +104,7 @@ def delivered_ids(bundle: dict[str, object], requested: object) -> list[str]:
 def make_receipt(
     bundle: object, consumer: object, delivered_item_ids: list[str] | None = None
 ) -> dict[str, object]:
-    """A Receipt v1: BUNDLE (verified) was delivered to CONSUMER (SPEC §6)."""
+    """A Receipt v1: BUNDLE (verified) was delivered to CONSUMER (docs/bundle.md)."""
     checked = verify_bundle(bundle)
     consumer_id = check_consumer(consumer)
     ids = delivered_ids(checked, delivered_item_ids)

@@ -1,4 +1,4 @@
-"""The retrieval score of one item (SPEC §5): every weight, and one reason per component.
+"""The retrieval score of one item (docs/retrieval.md): every weight, and one reason per component.
 
 `docs/retrieval.md` explains each weight and records the dataset figures it was chosen on.
 Term evidence comes first: the lexical share is worth up to 1,000 points, so the priors

@@ -1,4 +1,4 @@
-"""Bounded structural summaries of the mandatory sources of a bundle (SPEC §6).
+"""Bounded structural summaries of the mandatory sources of a bundle (docs/bundle.md).
 
 A summary leads with what an agent acts on, so that what survives a small budget is what
 matters: STATUS leads with its Exact Next Action and Blockers (whole), the active Task with

@@ -1,4 +1,4 @@
-"""Tokens, Snowball stems and stopwords (SPEC §5). One stem cache per process.
+"""Tokens, Snowball stems and stopwords (docs/retrieval.md). One stem cache per process.
 
 Stopwords are function words only: negations and modals (`not`, `no`, `never`, `must`,
 `without`, `не`, `нет`, `нельзя`, `без`, `должен`) carry meaning in constraints ("what must

@@ -1,4 +1,4 @@
-"""Trust grants: the external approval an MCP session needs (SPEC §11).
+"""Trust grants: the external approval an MCP session needs (docs/mcp.md).
 
 A grant is a small TOML file kept *outside* the project (by default
 `$XDG_CONFIG_HOME/project-corpus/trust/<project_id>.toml`). It pins the project ID, the

@@ -1,4 +1,4 @@
-"""The trust grant record (SPEC §11): its TOML form, atomic writing and strict loading.
+"""The trust grant record (docs/mcp.md): its TOML form, atomic writing and strict loading.
 
 `trust.py` decides what a grant allows; this module only knows what a grant file is.
 """
@@ -76,7 +76,7 @@ def render_grant(record: Grant) -> str:
     """The grant as TOML, keys in protocol order (tomllib only reads, so we write by hand)."""
     lines = [f"{key} = {_toml_value(value)}" for key, value in record._asdict().items()]
     return (
-        "# project-corpus trust grant (SPEC §11). Re-run `trust grant` to change it.\n"
+        "# project-corpus trust grant (docs/mcp.md). Re-run `trust grant` to change it.\n"
         + "\n".join(lines)
         + "\n"
     )
