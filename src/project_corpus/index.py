@@ -11,7 +11,6 @@ import contextlib
 import os
 import sqlite3
 from pathlib import Path
-from typing import NamedTuple
 
 from project_corpus import __version__
 from project_corpus.corpus import fs
@@ -21,6 +20,9 @@ from project_corpus.corpus.skeleton import Skeletons
 from project_corpus.corpus.skeleton import skeleton_of
 from project_corpus.errors import ContextError
 from project_corpus.index_schema import SCHEMA
+from project_corpus.index_schema import StoredIndex
+from project_corpus.index_schema import StoredItem
+from project_corpus.index_schema import StoredSource
 from project_corpus.index_schema import check_schema
 from project_corpus.models import CACHE_DIR
 from project_corpus.models import INDEX_SCHEMA_VERSION
@@ -29,40 +31,6 @@ from project_corpus.models import Corpus
 DEFAULT_INDEX = f"{CACHE_DIR}/context.sqlite3"
 STAGING_PREFIX = ".staging-"
 MAX_INDEX_BYTES = 128 * 1024 * 1024
-
-
-class StoredSource(NamedTuple):
-    path: str
-    sha256: str
-    size: int
-    source_type: str
-    authority_class: str
-    temporal_status: str
-    timestamp: str | None
-    line_count: int
-    project_id: str
-
-
-class StoredItem(NamedTuple):
-    item_id: str
-    source_path: str
-    line_start: int
-    line_end: int
-    section_line: int
-
-
-class StoredIndex(NamedTuple):
-    """An index read back into memory; `skeletons` only when asked for and usable."""
-
-    meta: dict[str, str]
-    sources: dict[str, StoredSource]
-    items: tuple[StoredItem, ...]
-    relations: tuple[tuple[str, int, str, str], ...]
-    skeletons: Skeletons
-
-    @property
-    def project_id(self) -> str:
-        return self.meta.get("project_id", "")
 
 
 def resolve_index_path(root: Path, index: str | None) -> str:

@@ -1,4 +1,5 @@
-"""The index's tables, and the check that a stored index holds exactly them (docs/architecture.md).
+"""The index's tables, the records read back from them, and the check that a stored index
+holds exactly those tables (docs/architecture.md).
 
 A stored index is hostile input: a view in place of a table (`WITH RECURSIVE` without end),
 a trigger or any other object, or a value of another type than its column's, makes it
@@ -8,6 +9,9 @@ a trigger or any other object, or a value of another type than its column's, mak
 from __future__ import annotations
 
 import sqlite3
+from typing import NamedTuple
+
+from project_corpus.corpus.skeleton import Skeletons
 
 SCHEMA = (
     "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID",
@@ -75,3 +79,37 @@ def check_schema(conn: sqlite3.Connection) -> None:
         row = conn.execute(f"SELECT 1 FROM {table} WHERE {wrong} LIMIT 1").fetchone()
         if row is not None:
             raise sqlite3.DatabaseError(f"{table}: a value of the wrong type")
+
+
+class StoredSource(NamedTuple):
+    path: str
+    sha256: str
+    size: int
+    source_type: str
+    authority_class: str
+    temporal_status: str
+    timestamp: str | None
+    line_count: int
+    project_id: str
+
+
+class StoredItem(NamedTuple):
+    item_id: str
+    source_path: str
+    line_start: int
+    line_end: int
+    section_line: int
+
+
+class StoredIndex(NamedTuple):
+    """An index read back into memory; `skeletons` only when asked for and usable."""
+
+    meta: dict[str, str]
+    sources: dict[str, StoredSource]
+    items: tuple[StoredItem, ...]
+    relations: tuple[tuple[str, int, str, str], ...]
+    skeletons: Skeletons
+
+    @property
+    def project_id(self) -> str:
+        return self.meta.get("project_id", "")

@@ -22,7 +22,7 @@ from project_corpus.models import Span
 if TYPE_CHECKING:
     from project_corpus.doctor._config import LintConfig
     from project_corpus.errors import ContextError
-    from project_corpus.index import StoredIndex
+    from project_corpus.index_schema import StoredIndex
 
 # What a check needs before it can run; a check whose need is unmet is listed in
 # `checks_skipped`. "" = the scoped snapshot only; "clock" = a maximum STATUS age is set.

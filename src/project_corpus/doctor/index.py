@@ -21,8 +21,8 @@ from project_corpus.errors import ContextError
 from project_corpus.models import CACHE_DIR
 
 if TYPE_CHECKING:  # the index module (and sqlite3) is imported only when an index is checked
-    from project_corpus.index import StoredIndex
-    from project_corpus.index import StoredItem
+    from project_corpus.index_schema import StoredIndex
+    from project_corpus.index_schema import StoredItem
 
 OPEN_CODES = ("INDEX_MISSING", "INDEX_CORRUPT", "INDEX_SCHEMA_MISMATCH", "INDEX_PATH")
 
