@@ -23,6 +23,7 @@ from project_corpus.doctor._records import LoadedJSON
 from project_corpus.doctor._report import lint_report
 from project_corpus.doctor.candidates import file_issues
 from project_corpus.doctor.candidates import lint_candidates
+from project_corpus.doctor.registry import CHECKS_BY_CODE
 from project_corpus.errors import ContextError
 from project_corpus.output import render_report
 from project_corpus.schemas import load_schema
@@ -307,7 +308,7 @@ def test_random_json_never_crashes(root: Path, value: object) -> None:
         assert validate_candidate(corpus, value)["ok"] is True
     issues = file_issues(LoadedJSON("c.json", value, json.dumps(value)), corpus)
     assert len(issues) == len(problems) or isinstance(value, list)
-    report = lint_report(corpus, issues, 1)
+    report = lint_report(corpus, issues, 1, CHECKS_BY_CODE)
     for fmt in ("json", "text", "sarif", "github"):
         render_report(report, fmt).encode("utf-8")
 

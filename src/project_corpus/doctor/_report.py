@@ -155,9 +155,9 @@ def candidate_count(files: Sequence[LoadedJSON]) -> int:
     return sum(len(f.value) if isinstance(f.value, list) else 1 for f in files)
 
 
-def lint_report(corpus: Corpus, issues: Sequence[Issue], count: int) -> dict[str, object]:
+def lint_report(
+    corpus: Corpus, issues: Sequence[Issue], count: int, checks: Mapping[str, Check]
+) -> dict[str, object]:
     """The candidate-validate report (same shape as the doctor's, no configuration)."""
-    from project_corpus.doctor import CHECKS_BY_CODE
-
-    entries = finalize(issues, CHECKS_BY_CODE, DEFAULT, None)
+    entries = finalize(issues, checks, DEFAULT, None)
     return build_report(corpus, entries, skipped=(), fail_on="FAIL", candidate_count=count)

@@ -210,4 +210,21 @@ def lint_candidates(root: str | os.PathLike[str], files: Sequence[str]) -> dict[
     loaded = [load_input(root_path, f) for f in files] if files else candidate_dir_files(root_path)
     corpus = collect(root_path)
     issues = [issue for entry in loaded for issue in file_issues(entry, corpus)]
-    return lint_report(corpus, issues, candidate_count(loaded))
+    return lint_report(corpus, issues, candidate_count(loaded), _CANDIDATE_CHECKS)
+
+
+# The checks whose codes `lint_candidates` reports (the registry lists them too; importing it
+# here would make the registry and this family import each other).
+_CANDIDATE_CHECKS = {
+    c.code: c
+    for c in (
+        candidate_schema,
+        candidate_project,
+        candidate_id,
+        candidate_kind,
+        candidate_statement,
+        candidate_time,
+        candidate_evidence,
+        candidate_without_evidence,
+    )
+}
