@@ -69,10 +69,12 @@ def _replace(target: Path, data: bytes) -> None:
     tmp = target.parent / f".{target.name}.{os.getpid()}.tmp"
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
     fd = os.open(tmp, flags, 0o644)
+    replaced = False
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
         os.replace(tmp, target)
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise
+        replaced = True
+    finally:
+        if not replaced:  # any failure, an interrupt included: leave no temporary file
+            tmp.unlink(missing_ok=True)

@@ -271,14 +271,16 @@ def walk(root: Path, rel_dir: str) -> Iterator[tuple[int, Entry]]:
 
 def _open_chain(root: Path, rel: str) -> int:
     fd = os.open(root, _DIR_FLAGS)
+    reached = False
     try:
         for part in _split(rel) if rel else []:
             child = os.open(part, _DIR_FLAGS, dir_fd=fd)
             os.close(fd)
             fd = child
-    except BaseException:
-        os.close(fd)
-        raise
+        reached = True
+    finally:
+        if not reached:  # a refused component (or an interrupt): close what is open
+            os.close(fd)
     return fd
 
 
