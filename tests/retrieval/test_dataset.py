@@ -1,7 +1,7 @@
 """The retrieval dataset is the judge (SPEC §5, docs/retrieval.md).
 
-Four corpora written the way their owners would (`fixtures/retrieval/*`), each with its
-CorpusEval v1 dataset (`eval.json`), are run through `context build` and `context eval`; the
+Five corpora written the way their owners would (`fixtures/retrieval/*`; `ops` held out), each
+with its CorpusEval v1 dataset (`eval.json`), are run through `context build` and `context eval`; the
 figures may not drop below those recorded in `docs/retrieval.md`. CorpusEval judges the top
 *source*; `ANSWER_LINES` judges the *line* a person would open, written down with each
 question before the ranking was run.
@@ -25,7 +25,7 @@ from tests.conftest import copy_fixture
 
 Cli = Callable[..., Run]
 DATASET = FIXTURES / "retrieval"
-CORPORA = ("software", "research", "editorial", "bilingual")
+CORPORA = ("software", "research", "editorial", "bilingual", "ops")
 DOC = Path(__file__).resolve().parents[2] / "docs" / "retrieval.md"
 FIGURES = ("top-1 line", "top-1 source", "top-3 source", "answer in 300-token bundle")
 ROW_RE = re.compile(r"^\| `(\w+)` \| (\d+) \|(.*)\|$")
@@ -104,6 +104,29 @@ ANSWER_LINES: dict[str, dict[str, tuple[str, int]]] = {
         "какая цель проекта": ("state/PROJECT.md", 8),
         "what was the previous plan for LTE routers": ("history/2026-09-tender-notes.md", 10),
         "what are the blockers": ("state/STATUS.md", 17),
+    },
+    "ops": {
+        "what should we do next": ("state/STATUS.md", 27),
+        "what is blocking the offsite copy": ("state/STATUS.md", 17),
+        "какой следующий шаг": ("state/STATUS.md", 27),
+        "что нас блокирует": ("state/STATUS.md", 17),
+        "how long does a full restore take": ("state/STATUS.md", 12),
+        "where must the repository password not be kept": ("tasks/t-07-offsite-restic.md", 20),
+        "can we use Google Drive for the offsite copy": ("tasks/t-07-offsite-restic.md", 21),
+        "what upload speed did we measure at night": (
+            "reports/r-2026-10-21-upload-bandwidth.md",
+            10,
+        ),
+        "why did the first restore drill fail": ("reports/r-2026-09-03-restore-drill-1.md", 11),
+        "how did we do backups before restic": ("history/2026-03-kickoff.md", 6),
+        "где раньше хотели хранить внешнюю копию": ("history/2026-06-provider-choice.md", 6),
+        "is the phone system in scope": ("state/PROJECT.md", 20),
+        "do we back up staff laptops": ("state/PROJECT.md", 24),
+        "какие ограничения у задачи": ("tasks/t-07-offsite-restic.md", 20),
+        "what are the acceptance criteria of the offsite task": (
+            "tasks/t-07-offsite-restic.md",
+            26,
+        ),
     },
 }
 
