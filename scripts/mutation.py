@@ -94,8 +94,8 @@ TARGETS = {
             "tests/doctor/test_checks.py",
         ),
     ),
-    "trust": Target("trust/__init__.py", ("tests/trust/",)),
-    "grant_file": Target("trust/grant_file.py", ("tests/trust/",)),
+    "trust": Target("trust/__init__.py", ("tests/trust/", "tests/test_mcp_server.py")),
+    "grant_file": Target("trust/grant_file.py", ("tests/trust/", "tests/test_mcp_server.py")),
 }
 
 _ZERO = "os.O_RDONLY is 0 on every POSIX system: dropping it from `|` changes nothing"

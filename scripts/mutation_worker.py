@@ -8,6 +8,12 @@ the test stages with their timeouts) it forks one child per stage; the child imp
 package afresh from the copy (where the mutant has just been written; no bytecode is ever
 cached) and runs `pytest -x` on the stage. The first stage that fails decides; the answer
 (one JSON line on stdout) is killed, survived or timeout.
+
+A test that starts the CLI or the server in a subprocess sees the mutant only if the child
+inherits PYTHONPATH: with an environment built from scratch (the MCP SDK's stdio client
+passes HOME, PATH and a few others only) the child imports the unmutated package of the
+editable install, and a mutant that only such a test can kill "survives". Tests that build
+a child environment must carry PYTHONPATH over (tests/test_mcp_server.py's `child_env`).
 """
 
 from __future__ import annotations

@@ -64,7 +64,10 @@ def mcp_args(root: Path, grant: Path, allow: tuple[str, ...]) -> list[str]:
 
 
 def child_env() -> dict[str, str]:
-    return {key: os.environ[key] for key in ("HOME", "XDG_CONFIG_HOME")}
+    """The isolated HOME, plus the interpreter's import path: the server must import the same
+    package as this test (scripts/mutation.py points PYTHONPATH at a mutated copy)."""
+    keys = ("HOME", "XDG_CONFIG_HOME", "PYTHONPATH")
+    return {key: os.environ[key] for key in keys if key in os.environ}
 
 
 def tree_state(root: Path) -> dict[str, tuple[int, int, int]]:
