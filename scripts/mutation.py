@@ -136,6 +136,22 @@ EQUIVALENT: dict[tuple[str, str, str], str] = {
     ("fs", "_read_bounded", "`remaining > 0`: > → >="): _EMPTY_READ,
     ("layout", "generated_views", "`2048` → 2049"): "the marker is looked for in the first "
     "512 characters: 2048 bytes hold them at 4 bytes each; one byte more decodes the same",
+    ("layout", "generated_views", "`2048` → 2047"): "the marker is 22 ASCII characters: "
+    "within the first 512 characters it ends by byte 1982 (490 four-byte characters before "
+    "it), so every slice of 1982 bytes or more finds it or misses it alike",
+    ("grant_file", "write_atomic", "`handle.flush()` deleted"): "closing the file at the end "
+    "of `with` flushes it before os.replace; only the fsync then misses the data: " + _FSYNC,
+    ("grant_file", "write_atomic", "`os.fsync(handle.fileno())` deleted"): _FSYNC,
+    ("grant_file", "write_atomic", "`_fsync_dir(path.parent)` deleted"): _FSYNC,
+    ("grant_file", "_fsync_dir", "`os.fsync(fd)` deleted"): _FSYNC,
+    ("grant_file", "_fsync_dir", "`O_RDONLY` dropped"): _ZERO,
+    ("grant_file", "_fsync_dir", "`O_DIRECTORY` dropped"): "the folder os.replace has just "
+    "written into is a directory; O_DIRECTORY only refuses a non-directory, and every error "
+    "of this durability step is suppressed anyway",
+    ("grant_file", "_read_grant_file", "`O_RDONLY` dropped"): _ZERO,
+    ("grant_file", "_read_grant_file", "`O_CLOEXEC` dropped"): _PEP446,
+    ("grant_file", "_read_grant_file", "`1` → 2"): "reads one byte more past the limit: the "
+    "same `len(data) > MAX_GRANT_BYTES` verdict",
 }
 
 _FLIP = {
