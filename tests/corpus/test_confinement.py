@@ -7,6 +7,7 @@ boundary exactly without writing megabytes.
 from __future__ import annotations
 
 import os
+import shutil
 from pathlib import Path
 
 import pytest
@@ -186,6 +187,21 @@ def test_a_missing_artifact_folder_reads_as_empty(make_corpus: MakeCorpus) -> No
     assert not any(s.path.startswith(H) for s in collect(root).sources)
 
 
+def test_a_missing_folder_skips_only_its_own_children(make_corpus: MakeCorpus) -> None:
+    """state/ gone: its two files are not repeated, and the folders after it are still
+    checked (every absent artifact folder is its own warning)."""
+    root = make_corpus()
+    for rel in (".project-corpus/state", ".project-corpus/tasks", ".project-corpus/reports"):
+        shutil.rmtree(root / rel)
+    empty = "read as empty; create it with a .gitkeep file to keep it in Git"
+    assert findings(root) == [
+        ("MISSING_REQUIRED_PATH", ".project-corpus/state", "required dir is missing"),
+        ("MISSING_ARTIFACT_DIR", ".project-corpus/tasks/", empty),
+        ("MISSING_ARTIFACT_DIR", ".project-corpus/reports/", empty),
+    ]
+    assert [f.line for f in collect(root, strict=False).findings] == [1, 1, 1]
+
+
 def test_a_broken_policy_path_gives_no_policy_findings(make_corpus: MakeCorpus) -> None:
     root = make_corpus({".project-corpus/policy.toml": None})
     (root / ".project-corpus/policy.toml").mkdir()
@@ -347,6 +363,19 @@ def test_a_linked_generated_view_is_never_read(make_corpus: MakeCorpus) -> None:
             G + "linked.md",
             f"{G}linked.md: a symbolic link is never followed",
         )
+    ]
+    assert [f.line for f in collect(root, strict=False).findings] == [1]
+
+
+def test_every_view_is_checked_after_one_that_cannot_be_read(make_corpus: MakeCorpus) -> None:
+    root = make_corpus({G + "real.md": f"{MARKER} -->\n", G + "z-plain.md": "# View\n"})
+    for name in ("a-linked.md", "b-linked.md"):
+        (root / G / name).symlink_to(root / G / "real.md")
+    link = "a symbolic link is never followed"
+    assert findings(root) == [
+        ("GENERATED_VIEW_UNMARKED", G + "a-linked.md", f"{G}a-linked.md: {link}"),
+        ("GENERATED_VIEW_UNMARKED", G + "b-linked.md", f"{G}b-linked.md: {link}"),
+        ("GENERATED_VIEW_UNMARKED", G + "z-plain.md", f"no {MARKER} in the first 512 characters"),
     ]
 
 
