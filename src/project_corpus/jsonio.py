@@ -53,6 +53,7 @@ def indented(
 
 
 _SCALAR_TYPES = frozenset({str, int, float, bool, type(None)})
+_STR_TYPE = frozenset({str})
 # Flat dicts encoded per C call: small texts reuse memory instead of faulting in new pages.
 _BATCH = 64
 
@@ -110,8 +111,8 @@ def _is_flat_dict(value: object) -> bool:
     return (
         type(value) is dict
         and bool(value)
-        and all(type(k) is str for k in value)
-        and all(type(v) in _SCALAR_TYPES for v in value.values())
+        and _STR_TYPE.issuperset(map(type, value))
+        and _SCALAR_TYPES.issuperset(map(type, value.values()))
     )
 
 

@@ -43,7 +43,8 @@ LINES = [
 def test_every_claim_with_a_term_is_a_candidate(lines: list[str]) -> None:
     doc = parse_document("\n".join(lines) + "\n")
     folded = [(span, span.text.casefold()) for span in doc.spans]
-    found = term_candidates(folded, MATCHER)
+    found = [span for span, _ in term_candidates(folded, MATCHER)]
+    assert all(text == span.text.casefold() for span, text in term_candidates(folded, MATCHER))
     assert found == sorted(set(found), key=doc.spans.index)
     for span in doc.spans:
         if span.kind in CLAIM_KINDS and volatile.volatile_term(span.text, MATCHER):

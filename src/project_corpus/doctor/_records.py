@@ -34,7 +34,9 @@ class Issue(NamedTuple):
 
     `anchor` identifies the finding without its line number (the fingerprint's input);
     `message` is one sentence for a person (derived from the check's summary when empty);
-    `extra` holds additional report keys (e.g. a candidate's JSON `pointer`).
+    `extra` holds additional report keys (e.g. a candidate's JSON `pointer`); `normalised`
+    says that `anchor` is already `normalise`d (normalising is idempotent), so the report
+    does not fold it again.
     """
 
     code: str
@@ -44,6 +46,7 @@ class Issue(NamedTuple):
     anchor: str
     message: str = ""
     extra: tuple[tuple[str, str | int], ...] = ()
+    normalised: bool = False
 
 
 def from_finding(finding: Finding) -> Issue:

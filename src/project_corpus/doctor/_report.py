@@ -50,6 +50,37 @@ def _one_line(text: str) -> str:
     return printable(" ".join(text.split()))
 
 
+class _Texts:
+    """Cleaned messages, details and paths: thousands of findings share a few of each, so
+    each is cleaned once (memo tables)."""
+
+    def __init__(self) -> None:
+        self.lines: dict[str, str] = {}
+        self.messages: dict[tuple[str, str], str] = {}
+        self.paths: dict[str, str] = {}
+
+    def one_line(self, raw: str) -> str:
+        found = self.lines.get(raw)
+        if found is None:
+            found = self.lines[raw] = _one_line(raw)
+        return found
+
+    def message(self, check: Check, issue: Issue) -> str:
+        if issue.message:
+            return self.one_line(issue.message)
+        key = (issue.code, issue.detail)
+        found = self.messages.get(key)
+        if found is None:
+            found = self.messages[key] = _one_line(message(check, issue.detail))
+        return found
+
+    def path(self, path: str) -> str:
+        found = self.paths.get(path)
+        if found is None:
+            found = self.paths[path] = printable(path)
+        return found
+
+
 class _Suppressor:
     """Decides whether an issue is suppressed, parsing each source's directives once."""
 
@@ -62,19 +93,21 @@ class _Suppressor:
     def kind(self, check: Check, issue: Issue) -> str | None:
         if check.gate:
             return None
-        directive = self._directives(issue.path).covering(issue.code, issue.line)
+        directives = self._directives(issue.path)
+        directive = directives.covering(issue.code, issue.line) if directives.directives else None
         if directive is not None:
             self.used.add((issue.path, directive.line, issue.code))
             return "inSource"
-        if ignored_by_config(self.config, issue.code, issue.path):
+        if self.config.ignore and ignored_by_config(self.config, issue.code, issue.path):
             return "external"
         return None
 
     def _directives(self, path: str) -> Directives:
-        if path not in self.cache:
+        found = self.cache.get(path)
+        if found is None:
             source = self.corpus.by_path.get(path) if self.corpus else None
-            self.cache[path] = parse_directives(source.doc) if source else NO_DIRECTIVES
-        return self.cache[path]
+            found = self.cache[path] = parse_directives(source.doc) if source else NO_DIRECTIVES
+        return found
 
 
 def finalize(
@@ -89,32 +122,26 @@ def finalize(
     suppressor = _Suppressor(corpus, config, set() if used is None else used)
     seen: dict[tuple[str, str, str], int] = {}
     entries = []
-    # Thousands of findings share a few texts and paths: each is cleaned once (memo tables).
-    one_line: dict[str, str] = {}
-    shown: dict[str, str] = {}
+    texts = _Texts()
     for issue in sorted(issues, key=lambda i: (i.path, i.line, i.code, i.anchor)):
         check = checks[issue.code]
-        key = (issue.code, issue.path, normalise(issue.anchor))
-        seen[key] = seen.get(key, 0) + 1
+        anchor = issue.anchor if issue.normalised else normalise(issue.anchor)
+        key = (issue.code, issue.path, anchor)
+        occurrence = seen[key] = seen.get(key, 0) + 1
         suppression = suppressor.kind(check, issue)
-        text = issue.message or message(check, issue.detail)
-        for raw in (text, issue.detail):
-            if raw not in one_line:
-                one_line[raw] = _one_line(raw)
-        if issue.path not in shown:
-            shown[issue.path] = printable(issue.path)
         entry: dict[str, object] = {
             "code": issue.code,
             "severity": config.rules.get(issue.code, check.severity),
-            "path": shown[issue.path],
+            "path": texts.path(issue.path),
             "line": max(1, issue.line),
-            "message": one_line[text],
-            "detail": one_line[issue.detail],
-            "fingerprint": _fingerprint(*key, seen[key]),
+            "message": texts.message(check, issue),
+            "detail": texts.one_line(issue.detail),
+            "fingerprint": _fingerprint(issue.code, issue.path, anchor, occurrence),
             "suppressed": suppression is not None,
             "suppression": suppression,
         }
-        entry.update(issue.extra)
+        if issue.extra:
+            entry.update(issue.extra)
         entries.append(entry)
     return entries
 

@@ -19,6 +19,7 @@ from __future__ import annotations
 import fnmatch
 import re
 from collections.abc import Iterator
+from operator import attrgetter
 from typing import NamedTuple
 
 from project_corpus.doctor._config import LintConfig
@@ -56,6 +57,7 @@ class Directives(NamedTuple):
 
 
 NO_DIRECTIVES = Directives(())
+_KIND = attrgetter("kind")
 
 
 def comment_lines(doc: Document) -> Iterator[tuple[int, str]]:
@@ -67,6 +69,8 @@ def comment_lines(doc: Document) -> Iterator[tuple[int, str]]:
 
 def parse_directives(doc: Document) -> Directives:
     """The well-formed directives of one parsed source."""
+    if "comment" not in map(_KIND, doc.spans):  # most sources: no loop in Python
+        return NO_DIRECTIVES
     directives: list[Directive] = []
     pending: list[tuple[int, tuple[str, ...]]] = []
     for span in doc.spans:

@@ -64,6 +64,9 @@ def compile_terms(terms: tuple[str, ...]) -> Matcher | None:
 
 def has_date_label(text: str) -> bool:
     """True when TEXT carries a date label with a real date (e.g. `as of 2026-11-01`)."""
+    # Every date holds an ASCII hyphen (a character without case): most claims have none.
+    if "-" not in text:
+        return False
     return any(parse_timestamp(match.group(1)) for match in DATE_LABEL_RE.finditer(text))
 
 

@@ -26,6 +26,7 @@ from project_corpus.models import STATUS_PATH
 from project_corpus.models import Source
 from project_corpus.models import Span
 from project_corpus.retrieval.text import collapse_all
+from project_corpus.retrieval.text import collapse_whitespace
 from project_corpus.retrieval.text import normalise
 from project_corpus.timeparse import parse_timestamp
 
@@ -87,7 +88,9 @@ def duplicate_memory_item(view: DoctorView) -> Iterator[Issue]:
         for copy in group:
             if copy != original:
                 detail = f"same text as {original[1]}:{original[2]}"
-                yield Issue("DUPLICATE_MEMORY_ITEM", copy[1], copy[2], detail, anchor=text)
+                yield Issue(
+                    "DUPLICATE_MEMORY_ITEM", copy[1], copy[2], detail, anchor=text, normalised=True
+                )
 
 
 def _folded_spans(view: DoctorView, source: Source) -> list[tuple[Span, str]]:
@@ -125,34 +128,39 @@ def volatile_without_freshness(view: DoctorView) -> Iterator[Issue]:
     `Freshness-Requirement:` metadata line saying how to re-verify it.
     """
     regex = volatile.compile_terms(volatile.effective_terms(view.config.volatile_terms))
+    if regex is None:
+        return
     for source in view.corpus.sources:
         if source.source_type == "state" or source.foreign or _freshness_labelled(source):
             continue
-        for span in term_candidates(_folded_spans(view, source), regex):
+        for span, folded in term_candidates(_folded_spans(view, source), regex):
             # A candidate holds a key word already (`term_candidates`): no second pre-filter.
-            term = volatile.first_term(span.text, regex) if regex else None
+            term = volatile.first_term(span.text, regex)
             if term and not volatile.has_date_label(span.text):
                 yield Issue(
                     "VOLATILE_WITHOUT_FRESHNESS",
                     source.path,
                     span.line_start,
                     f"volatile term {term!r} without a date label or Freshness-Requirement",
-                    anchor=normalise(span.text),
+                    # normalise(span.text), from the text folded once
+                    anchor=collapse_whitespace(folded),
+                    normalised=True,
                 )
 
 
 def term_candidates(
     folded_spans: list[tuple[Span, str]], matcher: volatile.Matcher | None
-) -> list[Span]:
-    """The claims among FOLDED_SPANS where a term's key word starts a word (one scan of
-    all folded claims, joined by newlines); only these are matched against the terms."""
+) -> list[tuple[Span, str]]:
+    """The claims among FOLDED_SPANS (with their folded text) where a term's key word starts
+    a word (one scan of all folded claims, joined by newlines); only these are matched
+    against the terms."""
     claims = [(span, text) for span, text in folded_spans if span.kind in CLAIM_KINDS]
     texts = [text for _, text in claims]
     # Where each claim starts in the joined text: its length plus one newline per claim.
     starts = list(map(add, [0, *accumulate(map(len, texts))], range(len(texts) + 1)))
     positions = volatile.key_positions("\n".join(texts), matcher)
     hits = sorted({bisect_right(starts, position) - 1 for position in positions})
-    return [claims[index][0] for index in hits]
+    return [claims[index] for index in hits]
 
 
 @check("INVALID_TIMESTAMP", "invalid-timestamp", severity="WARN")
