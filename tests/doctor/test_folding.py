@@ -12,6 +12,7 @@ from project_corpus.doctor.content import CLAIM_KINDS
 from project_corpus.doctor.content import term_candidates
 from project_corpus.retrieval.text import collapse_all
 from project_corpus.retrieval.text import collapse_whitespace
+from project_corpus.retrieval.text import normalise
 
 MATCHER = volatile.compile_terms(volatile.effective_terms({}))
 # Claims as paragraphs, list items and table rows, with terms at their start, middle and end,
@@ -82,3 +83,19 @@ def test_collapse_whitespace_equals_split_and_join(text: str) -> None:
 )
 def test_collapse_all_equals_collapsing_each_text(texts: list[str]) -> None:
     assert collapse_all(texts) == [collapse_whitespace(text) for text in texts]
+
+
+def test_casefolding_is_idempotent_and_keeps_whitespace_apart() -> None:
+    # So `normalise` is idempotent: a check may hand the report an anchor it has normalised
+    # already (`Issue.normalised`), and the fingerprint is that of the raw text.
+    for code in range(0x110000):
+        char = chr(code)
+        folded = char.casefold()
+        assert folded.casefold() == folded, hex(code)
+        assert (folded.isspace() or folded == "") == char.isspace(), hex(code)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=st.sampled_from(list("aBßİıſK Я\t\n\u00a0\u2028ǅ")), max_size=30))
+def test_normalise_is_idempotent(text: str) -> None:
+    assert normalise(normalise(text)) == normalise(text)
