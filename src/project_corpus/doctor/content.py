@@ -87,10 +87,8 @@ def duplicate_memory_item(view: DoctorView) -> Iterator[Issue]:
         original = min(group)
         for copy in group:
             if copy != original:
-                detail = f"same text as {original[1]}:{original[2]}"
-                yield Issue(
-                    "DUPLICATE_MEMORY_ITEM", copy[1], copy[2], detail, anchor=text, normalised=True
-                )
+                where = f"same text as {original[1]}:{original[2]}"
+                yield Issue("DUPLICATE_MEMORY_ITEM", copy[1], copy[2], where, text, normalised=True)
 
 
 def _folded_spans(view: DoctorView, source: Source) -> list[tuple[Span, str]]:
