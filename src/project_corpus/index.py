@@ -14,7 +14,6 @@ from pathlib import Path
 
 from project_corpus import __version__
 from project_corpus.corpus import fs
-from project_corpus.corpus.items import corpus_items
 from project_corpus.corpus.skeleton import SKELETON_VERSION
 from project_corpus.corpus.skeleton import Skeletons
 from project_corpus.corpus.skeleton import skeleton_of
@@ -27,6 +26,7 @@ from project_corpus.index_schema import check_schema
 from project_corpus.models import CACHE_DIR
 from project_corpus.models import INDEX_SCHEMA_VERSION
 from project_corpus.models import Corpus
+from project_corpus.models import item_id
 
 DEFAULT_INDEX = f"{CACHE_DIR}/context.sqlite3"
 STAGING_PREFIX = ".staging-"
@@ -113,13 +113,7 @@ def serialize(corpus: Corpus) -> bytes:
         conn.executemany("INSERT INTO meta VALUES (?, ?)", sorted(_meta(corpus).items()))
         rows = _sources(corpus)
         conn.executemany("INSERT INTO sources VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
-        conn.executemany(
-            "INSERT INTO items VALUES (?, ?, ?, ?, ?)",
-            [
-                (i.item_id, i.source_path, i.line_start, i.line_end, i.section_line)
-                for i in corpus_items(corpus)
-            ],
-        )
+        conn.executemany("INSERT INTO items VALUES (?, ?, ?, ?, ?)", _item_rows(corpus))
         conn.executemany(
             "INSERT INTO relations VALUES (?, ?, ?, ?)",
             [(r.source, r.line, r.target, r.validity) for r in corpus.relations],
@@ -128,6 +122,15 @@ def serialize(corpus: Corpus) -> bytes:
         return conn.serialize()
     finally:
         conn.close()
+
+
+def _item_rows(corpus: Corpus) -> list[tuple[str, str, int, int, int]]:
+    """The `items` table's rows, in `corpus_items` order, from the spans (no `Item` made)."""
+    return [
+        (item_id(path, start, end, text), path, start, end, section_line)
+        for path, doc in [(s.path, s.doc) for s in corpus.sources]
+        for _, start, end, _, section_line, text in doc.spans
+    ]
 
 
 def _meta(corpus: Corpus) -> dict[str, str]:
