@@ -68,7 +68,10 @@ def test_unregistered_code_is_refused() -> None:
 
 
 def walk(group: click.Group, prefix: tuple[str, ...] = ()) -> Iterator[tuple[str, click.Command]]:
-    for name, command in sorted(group.commands.items()):
+    ctx = click.Context(group)
+    for name in group.list_commands(ctx):  # the lazy groups import their commands here
+        command = group.get_command(ctx, name)
+        assert command is not None
         path = (*prefix, name)
         if isinstance(command, click.Group):
             yield from walk(command, path)

@@ -8,17 +8,15 @@ envelope on stderr), 3 an internal error. Library modules are imported inside co
 
 from __future__ import annotations
 
+import importlib
 import sys
 from collections.abc import Sequence
+from typing import Any
 
 import click
 
 from project_corpus import __version__
 from project_corpus.about import ISSUES_URL
-from project_corpus.cli import admin_commands
-from project_corpus.cli import context_commands
-from project_corpus.cli import lint_commands
-from project_corpus.cli import scaffold_commands
 from project_corpus.errors import EXIT_ERROR
 from project_corpus.errors import EXIT_INTERNAL
 from project_corpus.errors import EXIT_OK
@@ -27,7 +25,51 @@ from project_corpus.errors import envelope
 from project_corpus.errors import internal_error
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
+class LazyGroup(click.Group):
+    """A group whose subcommands are imported when first asked for (click's documented
+    pattern for lazily loaded subcommands): `context doctor` imports the linters' module
+    only, not every command's options and the modules they pull in. Listing the commands
+    (help, a misspelt name's suggestions) imports them all, so help and errors are those of
+    a group holding every command."""
+
+    def __init__(self, *args: Any, lazy: dict[str, str] | None = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.lazy = dict(lazy or {})  # name -> "module:attribute"
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name not in self.commands:
+            for name in [cmd_name] if cmd_name in self.lazy else sorted(self.lazy):
+                self._load(name)
+        return super().get_command(ctx, cmd_name)
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        for name in sorted(self.lazy):
+            self._load(name)
+        return super().list_commands(ctx)
+
+    def _load(self, name: str) -> None:
+        if name in self.commands:
+            return
+        module, _, attribute = self.lazy[name].partition(":")
+        command = getattr(importlib.import_module(module), attribute)
+        self.add_command(command, name)
+
+
+_CLI = "project_corpus.cli."
+
+
+@click.group(
+    cls=LazyGroup,
+    context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100},
+    lazy={
+        "schema": f"{_CLI}admin_commands:schema",
+        "trust": f"{_CLI}admin_commands:trust",
+        "mcp": f"{_CLI}admin_commands:mcp",
+        "explain": f"{_CLI}admin_commands:explain",
+        "init": f"{_CLI}scaffold_commands:init",
+        "new": f"{_CLI}scaffold_commands:new",
+    },
+)
 @click.version_option(
     __version__, "--version", prog_name="project-corpus", message="%(prog)s %(version)s"
 )
@@ -39,30 +81,20 @@ def cli(flags: dict[str, bool] | None, debug: bool) -> None:
         flags["debug"] = debug
 
 
-@cli.group()
+@cli.group(
+    cls=LazyGroup,
+    lazy={
+        "build": f"{_CLI}context_commands:build",
+        "query": f"{_CLI}context_commands:query",
+        "bundle": f"{_CLI}context_commands:bundle",
+        "receipt": f"{_CLI}context_commands:receipt",
+        "doctor": f"{_CLI}lint_commands:doctor",
+        "candidate-validate": f"{_CLI}lint_commands:candidate_validate",
+        "eval": f"{_CLI}context_commands:eval_",
+    },
+)
 def context() -> None:
     """Build, query and lint the non-authoritative context index."""
-
-
-for _command in (
-    context_commands.build,
-    context_commands.query,
-    context_commands.bundle,
-    context_commands.receipt,
-    lint_commands.doctor,
-    lint_commands.candidate_validate,
-    context_commands.eval_,
-):
-    context.add_command(_command)
-for _command in (
-    admin_commands.schema,
-    admin_commands.trust,
-    admin_commands.mcp,
-    admin_commands.explain,
-    scaffold_commands.init,
-    scaffold_commands.new,
-):
-    cli.add_command(_command)
 
 
 def _requested_format(argv: Sequence[str]) -> str:
