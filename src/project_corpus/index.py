@@ -188,11 +188,10 @@ def build_index(corpus: Corpus, index: str | None = None) -> dict[str, object]:
 
 
 def _publish(cache_fd: int, name: str, data: bytes) -> None:
-    import secrets  # only build writes: a query does not pay for it (hmac, random, base64)
-
     if fs.entry_kind(cache_fd, name) not in (None, "file"):
         raise ContextError("INDEX_PATH", f"{CACHE_DIR}/{name} is not a regular file")
-    staging = f"{STAGING_PREFIX}{secrets.token_hex(8)}.sqlite3"
+    # os.urandom, as `secrets.token_hex` (which would load hmac, random and OpenSSL)
+    staging = f"{STAGING_PREFIX}{os.urandom(8).hex()}.sqlite3"
     try:
         fs.write_exclusive(cache_fd, staging, data)
         fs.publish(cache_fd, staging, name)

@@ -3,13 +3,13 @@ docs/cli.md)."""
 
 from __future__ import annotations
 
-import hashlib
 import json
 from functools import lru_cache
 from json.encoder import encode_basestring
 from pathlib import Path
 
 from project_corpus.corpus import fs
+from project_corpus.digest import sha256_hex
 from project_corpus.errors import ContextError
 
 MAX_INPUT_BYTES = 1024 * 1024
@@ -21,10 +21,6 @@ def canonical_bytes(value: object) -> bytes:
         value, ensure_ascii=False, sort_keys=True, separators=(",", ":"), allow_nan=False
     )
     return text.encode("utf-8")
-
-
-def sha256_hex(data: bytes) -> str:
-    return hashlib.sha256(data).hexdigest()
 
 
 def canonical_sha256(value: object) -> str:

@@ -7,12 +7,11 @@ Everything here is immutable data. Behaviour lives in module-level functions els
 
 from __future__ import annotations
 
-import hashlib
 import re
-from dataclasses import dataclass
-from functools import cached_property
 from pathlib import Path
 from typing import NamedTuple
+
+from project_corpus.digest import sha256_hex
 
 FRESHNESS_REQUIREMENT = "READ_PRIMARY_SOURCE_BEFORE_AUTHORITY_CLAIM"
 INDEX_SCHEMA_VERSION = "1"
@@ -135,7 +134,7 @@ class Relation(NamedTuple):
 def item_id(path: str, line_start: int, line_end: int, text: str) -> str:
     """First 20 hex characters of SHA-256 over `path \0 line_start \0 line_end \0 text`."""
     raw = f"{path}\0{line_start}\0{line_end}\0{text}".encode()
-    return hashlib.sha256(raw).hexdigest()[:20]
+    return sha256_hex(raw)[:20]
 
 
 class Item(NamedTuple):
@@ -197,15 +196,16 @@ class Policy(NamedTuple):
     lines: dict[str, int]  # line of each top-level key/table in the file, for findings
 
 
-@dataclass(frozen=True, eq=False)
-class Corpus:
+class Corpus(NamedTuple):
     """The scoped snapshot: everything a context command needs, read once.
 
     With `collect(strict=False)` (the doctor's mode) `findings` holds the conformance and
     link problems met on the way, and `project_id` may be "" when PROJECT is unusable.
     `sources` includes foreign sources; `items` are of every source, foreign included
     (retrieval filters by project), and are made on first use: the doctor reads the
-    documents' spans and never needs them.
+    documents' spans and never needs them. `by_path` holds the same sources keyed by path.
+    A NamedTuple, not a dataclass: `dataclasses` and a frozen class cost a small-corpus
+    command ~1.3 ms of its start (docs/performance.md).
     """
 
     root: Path
@@ -218,11 +218,7 @@ class Corpus:
     active_path: str | None
     last_verified_at: str | None
     findings: tuple[Finding, ...]
-
-    @cached_property
-    def by_path(self) -> dict[str, Source]:
-        """The same sources, keyed by path."""
-        return {src.path: src for src in self.sources}
+    by_path: dict[str, Source]
 
     def source(self, path: str) -> Source | None:
         return self.by_path.get(path)

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import fnmatch
-import hashlib
 import re
 import tomllib
 from collections.abc import Callable
 from collections.abc import Iterable
 
+from project_corpus.digest import sha256_hex
 from project_corpus.models import Finding
 from project_corpus.models import Policy
 
@@ -91,7 +91,7 @@ def _line_of(text: str, key: str) -> int:
 
 def parse_policy(data: bytes) -> tuple[Policy, list[Finding]]:
     """Parse and validate policy.toml bytes; fields are best effort when findings exist."""
-    digest = hashlib.sha256(data).hexdigest()
+    digest = sha256_hex(data)
     loaded = _load(data)
     if isinstance(loaded, Finding):
         return EMPTY_POLICY._replace(sha256=digest), [loaded]

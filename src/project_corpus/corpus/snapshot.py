@@ -33,9 +33,9 @@ from project_corpus.corpus.skeleton import Skeletons
 from project_corpus.corpus.skeleton import rebuild
 from project_corpus.corpus.supersession import relations
 from project_corpus.corpus.supersession import superseded_paths
+from project_corpus.digest import sha256_hex
 from project_corpus.errors import ContextError
 from project_corpus.jsonio import canonical_sha256
-from project_corpus.jsonio import sha256_hex
 from project_corpus.models import PROJECT_PATH
 from project_corpus.models import SOURCE_ROOTS
 from project_corpus.models import STATUS_PATH
@@ -241,16 +241,17 @@ def _assemble(
     ]
     digest = canonical_sha256({s.path: s.sha256 for s in sources})
     return Corpus(
-        root,
-        project_id,
-        policy,
-        tuple(sources),
-        tuple(rels),
-        digest,
-        active_id,
-        active_path,
-        last_verified,
-        tuple(findings),
+        root=root,
+        project_id=project_id,
+        policy=policy,
+        sources=tuple(sources),
+        relations=tuple(rels),
+        snapshot_digest=digest,
+        active_task_id=active_id,
+        active_path=active_path,
+        last_verified_at=last_verified,
+        findings=tuple(findings),
+        by_path={s.path: s for s in sources},
     )
 
 

@@ -6,10 +6,10 @@ SARIF or GitHub workflow commands.
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Mapping
 from collections.abc import Sequence
 
+from project_corpus.digest import sha256_hex
 from project_corpus.doctor._config import DEFAULT
 from project_corpus.doctor._config import LintConfig
 from project_corpus.doctor._records import Check
@@ -35,7 +35,7 @@ def fingerprint(code: str, path: str, anchor: str, occurrence: int = 1) -> str:
 
 def _fingerprint(code: str, path: str, normalised: str, occurrence: int) -> str:
     parts = [code, path, normalised] + ([str(occurrence)] if occurrence > 1 else [])
-    return hashlib.sha256("\0".join(parts).encode("utf-8", "backslashreplace")).hexdigest()[:32]
+    return sha256_hex("\0".join(parts).encode("utf-8", "backslashreplace"))[:32]
 
 
 def message(check: Check, detail: str) -> str:
