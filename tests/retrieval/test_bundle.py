@@ -22,6 +22,7 @@ from project_corpus.jsonio import canonical_sha256
 from project_corpus.models import Corpus
 from project_corpus.models import item_id
 from project_corpus.retrieval import bundle as bundle_mod
+from project_corpus.retrieval import bundle_format
 from project_corpus.retrieval import text as textmod
 from project_corpus.retrieval.bundle import check_budget
 from project_corpus.retrieval.bundle import compile_bundle
@@ -172,7 +173,7 @@ def test_bundle_has_every_top_level_field_of_bundle_v1(make_corpus: MakeCorpus, 
     assert run.code == 0, run.err
     bundle = run.json()
     assert isinstance(bundle, dict)
-    assert set(bundle) == set(bundle_mod.BUNDLE_TYPES)
+    assert set(bundle) == set(bundle_format.BUNDLE_TYPES)
     assert bundle["schema_version"] == "1"
     assert bundle["project_id"] == "demo-project"
     assert bundle["query"] == "eviction latency"
@@ -215,7 +216,7 @@ def test_schemas_are_shipped_and_valid_draft_2020_12() -> None:
 def test_bundle_schema_requires_exactly_the_fields_the_code_produces() -> None:
     required = load_schema("bundle")["required"]
     assert isinstance(required, list)
-    assert set(required) == set(bundle_mod.BUNDLE_TYPES)
+    assert set(required) == set(bundle_format.BUNDLE_TYPES)
 
 
 def test_serialized_bytes_counts_itself_across_a_digit_boundary() -> None:

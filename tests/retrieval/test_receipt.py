@@ -19,8 +19,8 @@ from project_corpus.errors import ContextError
 from project_corpus.index import build_index
 from project_corpus.index import load_verified
 from project_corpus.jsonio import canonical_bytes
-from project_corpus.retrieval.bundle import BUNDLE_TYPES
-from project_corpus.retrieval.bundle import bundle_hash
+from project_corpus.retrieval.bundle_format import BUNDLE_TYPES
+from project_corpus.retrieval.bundle_format import bundle_hash
 from project_corpus.retrieval.receipt import make_receipt
 from project_corpus.retrieval.receipt import verify_bundle
 from project_corpus.schemas import load_schema

@@ -101,7 +101,7 @@ def bundle_hash_check(view: DoctorView) -> Iterator[Issue]:
     ## Fix
     Never edit a bundle; compile a new one.
     """
-    from project_corpus.retrieval.bundle import bundle_hash  # lazy: only with --bundle
+    from project_corpus.retrieval.bundle_format import bundle_hash  # lazy: only with --bundle
 
     loaded = view.bundle
     if loaded is None:

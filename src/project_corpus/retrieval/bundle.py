@@ -3,18 +3,20 @@
 A bundle is a token-budgeted, hash-stamped set of pointers into the scoped sources for one
 query: bounded structural summaries of PROJECT, STATUS and the active Task first, then the
 ranked items that fit. Receipts are in `receipt.py`. The design decisions are written down
-in `docs/bundle.md`.
+in `docs/bundle.md`; the bundle's keys, bound and hash are in `bundle_format.py`.
 """
 
 from __future__ import annotations
 
 from project_corpus.errors import ContextError
 from project_corpus.jsonio import canonical_bytes
-from project_corpus.jsonio import canonical_sha256
 from project_corpus.models import INDEX_SCHEMA_VERSION
 from project_corpus.models import Corpus
 from project_corpus.models import Item
 from project_corpus.retrieval import text as textmod
+from project_corpus.retrieval.bundle_format import MAX_ENVELOPE_BYTES
+from project_corpus.retrieval.bundle_format import SCHEMA_VERSION
+from project_corpus.retrieval.bundle_format import bundle_hash
 from project_corpus.retrieval.rank import Result
 from project_corpus.retrieval.rank import check_query
 from project_corpus.retrieval.rank import parse_int
@@ -22,32 +24,12 @@ from project_corpus.retrieval.rank import search
 from project_corpus.retrieval.summary import mandatory_entries
 from project_corpus.timeparse import utc_now
 
-SCHEMA_VERSION = "1"
-# Top-level keys of a bundle and their JSON types (a receipt refuses anything else).
-BUNDLE_TYPES: dict[str, type] = {
-    "schema_version": str,
-    "project_id": str,
-    "query": str,
-    "created_at": str,
-    "index_schema_version": str,
-    "source_snapshot_digest": str,
-    "source_count": int,
-    "selected_source_snapshot": dict,
-    "mandatory_reads": list,
-    "budget": dict,
-    "items": list,
-    "serialized_bytes": int,
-    "non_authoritative": bool,
-    "bundle_sha256": str,
-}
 MIN_TOKENS = 80
 MAX_TOKENS = 20_000
 DEFAULT_TOKENS = 1200
-MAX_ENVELOPE_BYTES = 65_536
 MAX_ITEMS = 50
 RETRIEVAL_LIMIT = 100
 ESTIMATOR = "utf8_excerpt_bytes_div_4_ceil"
-HASH_EXCLUDED = ("created_at", "bundle_sha256")
 
 
 # --- budget and text measures ---------------------------------------------------------------
@@ -169,13 +151,6 @@ def _skeleton(
         "non_authoritative": True,
         "bundle_sha256": "0" * 64,
     }
-
-
-def bundle_hash(bundle: dict[str, object]) -> str:
-    """SHA-256 of the canonical JSON of BUNDLE without `created_at` and `bundle_sha256`."""
-    return canonical_sha256(
-        {key: value for key, value in bundle.items() if key not in HASH_EXCLUDED}
-    )
 
 
 def _length_with(bundle: dict[str, object], size: int) -> int:
