@@ -6,6 +6,7 @@ import math
 from pathlib import Path
 
 import pytest
+from hypothesis import example
 from hypothesis import given
 from hypothesis import settings
 from hypothesis import strategies as st
@@ -15,6 +16,7 @@ from project_corpus.corpus.snapshot import collect
 from project_corpus.errors import ContextError
 from project_corpus.models import Corpus
 from project_corpus.retrieval import score
+from project_corpus.retrieval.rank import _near
 from project_corpus.retrieval.rank import check_limit
 from project_corpus.retrieval.rank import parse_int
 from project_corpus.retrieval.rank import search
@@ -226,6 +228,21 @@ def test_exact_and_near_duplicates_are_dropped(make_corpus: MakeCorpus) -> None:
     )
     texts = [t for _, t, _ in top(root, "warm cache catalogue pages resident")]
     assert sum(1 for t in texts if "resident" in t.lower()) == 1
+
+
+stem_sets = st.frozensets(st.sampled_from("abcdefghijklmnopqrstuvwxyz"), max_size=26)
+
+
+@settings(max_examples=400, deadline=None)
+@given(a=stem_sets, b=stem_sets)
+@example(a=frozenset("abcdefghi"), b=frozenset("abcdefghij"))  # exactly 0.9: near
+@example(a=frozenset("abcdefghij"), b=frozenset("abcdefghijk"))  # 10/11
+@example(a=frozenset("abcdefgh"), b=frozenset("abcdefghij"))  # 0.8
+def test_near_duplicate_rule_is_the_jaccard_formula(a: frozenset[str], b: frozenset[str]) -> None:
+    """The size shortcut and the union counted from sizes decide exactly as the formula."""
+    expected = a == b and bool(a) if min(len(a), len(b)) < 3 else len(a & b) / len(a | b) >= 0.9
+    assert _near(a, b) is expected
+    assert _near(b, a) is expected
 
 
 def test_foreign_items_are_never_results(make_corpus: MakeCorpus) -> None:

@@ -153,21 +153,20 @@ def _skeleton(
     }
 
 
-def _length_with(bundle: dict[str, object], size: int) -> int:
-    """The canonical length of BUNDLE once `serialized_bytes` is SIZE.
-
-    The length only grows with the digit count of SIZE, so iterating from 0 reaches the
-    fixed point without oscillating.
-    """
-    bundle["serialized_bytes"] = size
-    return len(canonical_bytes(bundle))
-
-
 def _seal(bundle: dict[str, object]) -> dict[str, object]:
-    """Set `serialized_bytes` to the canonical length including itself, then the hash."""
+    """Set `serialized_bytes` to the canonical length including itself, then the hash.
+
+    The canonical JSON of `serialized_bytes: N` is N's decimal digits, so the length for any
+    N is the length for 0 plus N's extra digits: one encoding instead of one per round. The
+    length only grows with the digit count, so iterating from 0 reaches the fixed point
+    without oscillating (within three rounds).
+    """
+    bundle["serialized_bytes"] = 0
+    base = len(canonical_bytes(bundle)) - 1
     size = 0
-    while size != (actual := _length_with(bundle, size)):  # settles within three rounds
+    while size != (actual := base + len(str(size))):
         size = actual
+    bundle["serialized_bytes"] = size
     if size > MAX_ENVELOPE_BYTES:
         raise ContextError(
             "BUNDLE_LIMIT", f"the bundle needs {size} bytes, more than {MAX_ENVELOPE_BYTES}"

@@ -302,9 +302,16 @@ def _dedup(scored: list[tuple[Result, int]], analysis: Analysis, limit: int) -> 
 
 
 def _near(a: frozenset[str], b: frozenset[str]) -> bool:
-    if len(a) < 3 or len(b) < 3:
+    """Jaccard similarity of the stem sets ≥ 0.9 (sets under 3 stems: equal and non-empty)."""
+    size_a, size_b = len(a), len(b)
+    if size_a < 3 or size_b < 3:
         return a == b and bool(a)
-    return len(a & b) / len(a | b) >= 0.9
+    # The similarity is at most smaller/larger size (and division rounds monotonically), so
+    # most pairs are told apart by their sizes alone: eval's 80 searches spent ~35 ms here.
+    if min(size_a, size_b) / max(size_a, size_b) < 0.9:
+        return False
+    common = len(a & b)
+    return common / (size_a + size_b - common) >= 0.9
 
 
 def query_index(corpus: Corpus, query: str, limit: int = DEFAULT_LIMIT) -> dict[str, object]:
