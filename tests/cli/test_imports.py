@@ -26,7 +26,7 @@ import contextlib, io, sys
 before = set(sys.modules)
 from project_corpus.__main__ import main
 with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
-    main(sys.argv[1:])
+    code = main(sys.argv[1:])
 names = set()
 for name in set(sys.modules) - before:
     top = name.split(".")[0]
@@ -34,7 +34,7 @@ for name in set(sys.modules) - before:
         names.add(name)
     elif not top.startswith("_"):
         names.add(top)
-print(" ".join(sorted(names)))
+print(code, " ".join(sorted(names)))
 """
 COMMANDS = {
     "--version": ["--version"],
@@ -47,7 +47,9 @@ def imported(argv: list[str], env: dict[str, str]) -> list[str]:
     done = subprocess.run(
         [sys.executable, "-c", PROBE, *argv], capture_output=True, text=True, check=True, env=env
     )
-    return done.stdout.split()
+    code, *modules = done.stdout.split()
+    assert code in ("0", "1"), f"{argv} failed with exit code {code}"  # 1: doctor findings
+    return modules
 
 
 @pytest.fixture(scope="module")
