@@ -239,14 +239,13 @@ def _assemble(
     sources = [
         s._replace(temporal_status="superseded") if s.path in superseded else s for s in sources
     ]
-    digest = canonical_sha256({s.path: s.sha256 for s in sources})
     return Corpus(
         root=root,
         project_id=project_id,
         policy=policy,
         sources=tuple(sources),
         relations=tuple(rels),
-        snapshot_digest=digest,
+        snapshot_digest=canonical_sha256({s.path: s.sha256 for s in sources}),
         active_task_id=active_id,
         active_path=active_path,
         last_verified_at=last_verified,
