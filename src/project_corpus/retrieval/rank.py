@@ -16,7 +16,9 @@ from project_corpus.models import Corpus
 from project_corpus.models import Item
 from project_corpus.models import Source
 from project_corpus.retrieval import glossary
+from project_corpus.retrieval import links
 from project_corpus.retrieval import text as textmod
+from project_corpus.retrieval.score import CITED_REASON
 from project_corpus.retrieval.score import Query
 from project_corpus.retrieval.score import idf
 from project_corpus.retrieval.score import score_item
@@ -46,6 +48,7 @@ class Analysis:
     def __init__(self, corpus: Corpus) -> None:
         own = [s for s in corpus.sources if s.project_id == corpus.project_id]
         self.items = LazyItems(own)
+        self.sources = own
         parts: list[str] = []
         for source in own:  # an item's words: its text, its section path, its document's title
             title = "\n" + _title(source)
@@ -57,6 +60,7 @@ class Analysis:
         self._text_sets: dict[int, frozenset[str]] = {}
         self._section_roles: dict[str, frozenset[str]] = {}
         self._prefixes: dict[str, dict[str, list[int]]] = {}
+        self._report_names: dict[str, str] | None = None
 
     def hits(self, terms: set[str]) -> dict[int, set[str]]:
         """{item index: the given stems among its own (text, section path, document title)}."""
@@ -85,6 +89,12 @@ class Analysis:
             self._prefixes.clear()
         self._prefixes[prefix] = by_stem
         return by_stem
+
+    def report_names(self) -> dict[str, str]:
+        """{Report-ID or file stem: path} of this project's reports (built on first use)."""
+        if self._report_names is None:
+            self._report_names = links.report_names(self.sources)
+        return self._report_names
 
     def section_roles(self, section: str) -> frozenset[str]:
         """The glossary concepts a section heading path names (cached per path)."""
@@ -234,7 +244,7 @@ def search(corpus: Corpus, query: str, limit: int = DEFAULT_LIMIT) -> list[Resul
     query_seq = check_query(query)
     terms = frozenset(query_seq)
     analysis = analyse(corpus)
-    forms = {t: glossary.variants(t) for t in terms}
+    forms = {t: glossary.variants(t) | textmod.negation_forms(t) for t in terms}
     found = analysis.hits(set().union(*forms.values()))
     matched = _matched_terms(found, forms)
     weights = {t: idf(analysis.n_items, sum(1 for h in matched.values() if t in h)) for t in terms}
@@ -252,9 +262,22 @@ def search(corpus: Corpus, query: str, limit: int = DEFAULT_LIMIT) -> list[Resul
         for i, hits in matched.items()
         if analysis.is_answer(i, hits, forms)
     ]
+    scored = _lift_cited(scored, analysis, ctx.historical)
     # Items are indexed in (source_path, line_start) order: the index breaks ties alike.
     scored.sort(key=lambda r: (-r[0].score, r[1]))
     return _dedup(scored, analysis, limit)
+
+
+def _lift_cited(
+    scored: list[tuple[Result, int]], analysis: Analysis, historical: bool
+) -> list[tuple[Result, int]]:
+    """SCORED with the best line of each source a matching Evidence References line cites
+    one point above that line (docs/retrieval.md, "cited evidence")."""
+    lifts = links.cited_lifts(scored, analysis.report_names(), historical)
+    for position, lifted in lifts.items():
+        result, index = scored[position]
+        scored[position] = (Result(result.item, lifted, (*result.reasons, CITED_REASON)), index)
+    return scored
 
 
 def _matched_terms(

@@ -11,6 +11,7 @@ for the lines of the section the question names.
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 from typing import NamedTuple
 
 from project_corpus.models import PROJECT_PATH
@@ -47,6 +48,7 @@ ROLE_REASONS = {
     PROJECT_PATH: "canonical_identity_role",
 }
 SECTION_ROLE_REASON = "protocol_section_role"
+CITED_REASON = "cited_by_evidence_reference"
 
 
 class Query(NamedTuple):
@@ -88,15 +90,30 @@ def _evidence(
     query: Query, item: Item, hits: frozenset[str], translated: frozenset[str]
 ) -> tuple[int, list[str]]:
     """The lexical share and the phrase bonus."""
-    reasons = [f"lexical_terms:{','.join(sorted(hits))}"]
+    reasons = [f"lexical_terms:{_joined(hits)}"]
     if translated:
-        reasons.append(f"glossary_terms:{','.join(sorted(translated))}")
+        reasons += _translation_reasons(translated)
     score = share(query, hits, LEXICAL_WEIGHT)
     phrase_possible = len(query.seq) >= 2 and len(hits) == len(query.terms)
     if phrase_possible and _contains_sequence(textmod.content_stems(item.text), query.seq):
         score += PHRASE_WEIGHT
         reasons.append("exact_phrase")
     return score, reasons
+
+
+@lru_cache(maxsize=4096)
+def _joined(terms: frozenset[str]) -> str:
+    """TERMS sorted and joined with commas (items share a few term sets)."""
+    return ",".join(sorted(terms))
+
+
+def _translation_reasons(translated: frozenset[str]) -> list[str]:
+    """`glossary_terms:` for the terms hit through a glossary translation, `negation_terms:`
+    for those hit through another word of their negation class."""
+    negated = frozenset(t for t in translated if textmod.negation_forms(t))
+    glossed = translated - negated
+    reasons = [f"glossary_terms:{_joined(glossed)}"] if glossed else []
+    return reasons + ([f"negation_terms:{_joined(negated)}"] if negated else [])
 
 
 def _role(query: Query, item: Item, section_roles: frozenset[str]) -> tuple[int, list[str]]:

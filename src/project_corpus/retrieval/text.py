@@ -34,6 +34,12 @@ STOPWORDS = frozenset(
     такой им более всегда конечно всю между это каков какое какие""".split()
 )
 NEGATIONS_AND_MODALS = frozenset("not no never must without не нет нельзя без должен".split())
+# One negation, many spellings: a question's "not" finds a constraint written "No …", "Never …"
+# or "… without …", and back (docs/retrieval.md, "Negations"). Per language; never translated.
+NEGATION_CLASSES = (
+    ("not", "no", "never", "without", "cannot"),
+    ("не", "нет", "никогда", "без", "нельзя"),
+)
 
 HISTORICAL_PREFIXES = (
     "old",
@@ -81,6 +87,21 @@ def _stemmer_module(name: str) -> Any:
 
 
 _STEMS: dict[str, str] = {}
+
+
+@lru_cache(maxsize=1)
+def _negation_stems() -> dict[str, frozenset[str]]:
+    """{stem of a negation word: the stems of its class}."""
+    table: dict[str, frozenset[str]] = {}
+    for words in NEGATION_CLASSES:
+        forms = frozenset(stem(word) for word in words)
+        table.update(dict.fromkeys(forms, forms))
+    return table
+
+
+def negation_forms(term: str) -> frozenset[str]:
+    """The stems of TERM's negation class (empty when TERM is not a negation)."""
+    return _negation_stems().get(term, frozenset())
 
 
 def stem(token: str) -> str:
