@@ -26,13 +26,13 @@ from project_corpus.models import STATUS_PATH
 from project_corpus.models import Source
 from project_corpus.models import Span
 from project_corpus.retrieval.text import collapse_all
-from project_corpus.retrieval.text import collapse_whitespace
 from project_corpus.retrieval.text import normalise
 from project_corpus.timeparse import parse_timestamp
 
 AUTHORITY_RANK = {name: rank for rank, name in enumerate(AUTHORITY_CLASSES)}
 CLAIM_KINDS = frozenset({"paragraph", "list", "table"})
 DUPLICATE_KINDS = CLAIM_KINDS | {"code"}
+FRESHNESS = "Freshness-Requirement"
 MIN_DUPLICATE_CHARS = 31  # "> 30 characters" of normalised text
 WORD_RE = re.compile(r"\w")
 # Possessive quantifiers: adjacent `\s*` runs would otherwise backtrack quadratically on a
@@ -128,22 +128,33 @@ def volatile_without_freshness(view: DoctorView) -> Iterator[Issue]:
     regex = volatile.compile_terms(volatile.effective_terms(view.config.volatile_terms))
     if regex is None:
         return
+    details: dict[str, str] = {}  # thousands of findings name a dozen terms
     for source in view.corpus.sources:
         if source.source_type == "state" or source.foreign or _freshness_labelled(source):
             continue
-        for span, folded in term_candidates(_folded_spans(view, source), regex):
-            # A candidate holds a key word already (`term_candidates`): no second pre-filter.
-            term = volatile.first_term(span.text, regex)
-            if term and not volatile.has_date_label(span.text):
-                yield Issue(
-                    "VOLATILE_WITHOUT_FRESHNESS",
-                    source.path,
-                    span.line_start,
-                    f"volatile term {term!r} without a date label or Freshness-Requirement",
-                    # normalise(span.text), from the text folded once
-                    anchor=collapse_whitespace(folded),
-                    normalised=True,
+        claims = _unlabelled_claims(_folded_spans(view, source), regex)
+        # normalise(span.text) of each, from the text folded once
+        anchors = collapse_all([folded for _, folded, _ in claims])
+        for (span, _, term), anchor in zip(claims, anchors, strict=True):
+            if term not in details:
+                details[term] = (
+                    f"volatile term {term!r} without a date label or Freshness-Requirement"
                 )
+            issue = (source.path, span.line_start, details[term], anchor)
+            yield Issue("VOLATILE_WITHOUT_FRESHNESS", *issue, normalised=True)
+
+
+def _unlabelled_claims(
+    folded_spans: list[tuple[Span, str]], matcher: volatile.Matcher
+) -> list[tuple[Span, str, str]]:
+    """(span, folded text, first term) of each claim with a volatile term and no date label."""
+    found = []
+    for span, folded in term_candidates(folded_spans, matcher):
+        # A candidate holds a key word already (`term_candidates`): no second pre-filter.
+        term = volatile.first_term(span.text, matcher)
+        if term and not volatile.has_date_label(span.text):
+            found.append((span, folded, term))
+    return found
 
 
 def term_candidates(
