@@ -139,6 +139,8 @@ EQUIVALENT: dict[tuple[str, str, str], str] = {
     ("layout", "generated_views", "`2048` → 2047"): "the marker is 22 ASCII characters: "
     "within the first 512 characters it ends by byte 1982 (490 four-byte characters before "
     "it), so every slice of 1982 bytes or more finds it or misses it alike",
+    ("policy", "may_hold", "`3` → 2"): "the scope ends with `/**`, so scope[:-2] is "
+    "scope[:-3] and a `/`: one holds a `*` exactly when the other does",
     ("grant_file", "write_atomic", "`handle.flush()` deleted"): "closing the file at the end "
     "of `with` flushes it before os.replace; only the fsync then misses the data: " + _FSYNC,
     ("grant_file", "write_atomic", "`os.fsync(handle.fileno())` deleted"): _FSYNC,

@@ -276,7 +276,11 @@ def test_table_headers_with_spaces_are_located() -> None:
 
 @pytest.mark.parametrize(
     ("data", "detail"),
-    [(b"\xff" + POLICY.encode(), "not UTF-8 at byte 0"), (b"a = = b", None)],
+    [
+        (b"\xff" + POLICY.encode(), "not UTF-8 at byte 0"),
+        (b"a = = b", None),
+        (b"a = " + b"[" * 20000 + b"]" * 20000, "tables or arrays nested too deeply"),
+    ],
 )
 def test_unparsable_bytes_keep_their_digest(data: bytes, detail: str | None) -> None:
     policy, findings = parse_policy(data)

@@ -468,3 +468,22 @@ def test_no_home_directory_needs_an_explicit_path(monkeypatch: pytest.MonkeyPatc
     with pytest.raises(ContextError) as info:
         trust.default_grant_path("demo-project")
     assert info.value.code == "TRUST_PATH"
+
+
+def test_grant_answers_ok(project: Path) -> None:
+    assert _grant(project)["ok"] is True
+
+
+def test_a_policy_with_several_problems_refuses_with_the_first_and_lists_all(
+    project: Path,
+) -> None:
+    policy = project / ".project-corpus" / "policy.toml"
+    text = policy.read_text(encoding="utf-8").replace('profile = "SAFE_EDIT"', "profile = 3")
+    policy.write_text(text + "surprise = 1\n", encoding="utf-8")
+    with pytest.raises(ContextError) as info:
+        _grant(project)
+    assert info.value.code == "POLICY_UNKNOWN_KEY"
+    assert info.value.detail == (
+        ".project-corpus/policy.toml: POLICY_UNKNOWN_KEY: requirements.surprise; "
+        "POLICY_SCHEMA: `profile` must be a string"
+    )
