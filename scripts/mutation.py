@@ -72,7 +72,16 @@ TARGETS = {
     "policy": Target(
         "corpus/policy.py", ("tests/corpus/test_policy_guards.py", "tests/corpus/test_policy.py")
     ),
-    "index": Target("index.py", ("tests/test_index_guards.py", "tests/test_index.py")),
+    "index": Target(
+        "index.py",
+        (
+            "tests/test_index_guards.py",
+            "tests/test_index.py",
+            "tests/hostile/test_staging.py",
+            "tests/hostile/test_planted_index.py",
+            "tests/retrieval/test_indexed.py",
+        ),
+    ),
     "candidate": Target(
         "candidate.py", ("tests/test_candidate_guards.py", "tests/test_candidate.py")
     ),
@@ -139,6 +148,9 @@ EQUIVALENT: dict[tuple[str, str, str], str] = {
     ("layout", "generated_views", "`2048` → 2047"): "the marker is 22 ASCII characters: "
     "within the first 512 characters it ends by byte 1982 (490 four-byte characters before "
     "it), so every slice of 1982 bytes or more finds it or misses it alike",
+    ("index", "previous_skeletons", "`False` flipped"): "it keeps only the skeletons: loading "
+    "every item row as well (with_items=True) costs time, not a different answer; every row is "
+    "type-checked by check_schema either way",
     ("policy", "may_hold", "`3` → 2"): "the scope ends with `/**`, so scope[:-2] is "
     "scope[:-3] and a `/`: one holds a `*` exactly when the other does",
     ("grant_file", "write_atomic", "`handle.flush()` deleted"): "closing the file at the end "

@@ -377,3 +377,14 @@ def test_an_io_error_while_reading_the_index_is_index_path(
     error = refused(open_index, root)
     assert (error.code, error.detail) == ("INDEX_PATH", f"{INDEX}: {os.strerror(errno.EIO)}")
     assert error.__suppress_context__
+
+
+def test_skeletons_are_loaded_only_when_asked_for(make_corpus: MakeCorpus) -> None:
+    """Staleness checks and the doctor open the index without them (they are most of its
+    bytes); a rebuild asks for them and gets one per source."""
+    root = built(make_corpus)
+    assert open_index(root).skeletons == {}
+    assert open_index(root, with_items=False).skeletons == {}
+    stored = open_index(root, with_items=False, with_skeletons=True)
+    assert sorted(stored.skeletons) == sorted(stored.sources)
+    assert index_module.previous_skeletons(root) == stored.skeletons
