@@ -3,8 +3,15 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import settings
+from hypothesis import strategies as st
 
+from project_corpus.corpus.markdown import fenced_line_numbers
+from project_corpus.corpus.markdown import parse_document
 from project_corpus.corpus.snapshot import collect
+from project_corpus.corpus.supersession import declared_edges
+from project_corpus.models import Source
 from tests.conftest import MakeCorpus
 from tests.conftest import report
 
@@ -91,3 +98,28 @@ def test_supersedes_in_state_documents_is_always_invalid(make_corpus: MakeCorpus
 def test_supersedes_inside_fenced_code_is_ignored(make_corpus: MakeCorpus) -> None:
     text = report("aaa", "2026-11-01", "```\n" + rel(R + "bench-path.md") + "```")
     assert (R + "a.md", R + "bench-path.md") not in relations(make_corpus, {R + "a.md": text})
+
+
+LINE_PARTS = [
+    "Supersedes: a.md",
+    "Supersedes:",
+    " Supersedes: b.md",
+    "xSupersedes: c",
+    "```",
+    "",
+    "\r",
+]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(LINE_PARTS), max_size=12))
+def test_every_supersedes_line_outside_code_is_an_edge(lines: list[str]) -> None:
+    doc = parse_document("\n".join(lines))
+    source = Source(R + "x.md", "", 0, "report", "", "", None, "", False, doc)
+    fenced = fenced_line_numbers(doc)
+    expected = [
+        n
+        for n, line in enumerate(doc.lines, start=1)
+        if line.startswith("Supersedes:") and n not in fenced
+    ]
+    assert [line for line, _ in declared_edges(source)] == expected

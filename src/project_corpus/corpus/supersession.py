@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from operator import methodcaller
 
 from project_corpus.corpus.markdown import fenced_line_numbers
 from project_corpus.models import Relation
@@ -18,7 +17,10 @@ TARGET_ROOTS = (".project-corpus/tasks/", ".project-corpus/reports/", ".project-
 def declared_edges(source: Source) -> list[tuple[int, str]]:
     """(line, target) for each `Supersedes:` line outside fenced code."""
     lines = source.doc.lines
-    if not any(map(methodcaller("startswith", "Supersedes:"), lines)):  # most documents
+    # Most documents have none: one search of the joined lines (no line holds a newline) is
+    # cheaper than a call per line.
+    joined = "\n".join(lines)
+    if not (joined.startswith("Supersedes:") or "\nSupersedes:" in joined):
         return []
     candidates = [n for n, line in enumerate(lines, start=1) if line.startswith("Supersedes:")]
     code = fenced_line_numbers(source.doc)
