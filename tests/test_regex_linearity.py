@@ -248,7 +248,7 @@ PATTERNS: dict[str, list[tuple[Run, tuple[Make, ...]]]] = {
     "output.escape.WWW_RE": [(run_of(escape.WWW_RE), attacks(repeat("w"), repeat("ww.")))],
     "output.sarif.HEADING_RE": [(run_of(sarif.HEADING_RE), attacks(repeat("#", " x\n")))],
     "retrieval.rank._INT_RE": [(run_of(rank._INT_RE), attacks(repeat("0"), repeat("0", "1x")))],
-    "retrieval.rank.Analysis._prefix_stems()": [
+    "retrieval.scan.TextScan.stems()": [
         (
             lambda s: [m.span() for m in re.finditer(r"ab(?<![^\W_]ab)[^\W_]*", s)],
             attacks(repeat("ab"), repeat("xab"), repeat("_ab")),

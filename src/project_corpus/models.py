@@ -11,7 +11,11 @@ import re
 from pathlib import Path
 from typing import NamedTuple
 
+from project_corpus import TYPE_CHECKING
 from project_corpus.digest import sha256_hex
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
 
 FRESHNESS_REQUIREMENT = "READ_PRIMARY_SOURCE_BEFORE_AUTHORITY_CLAIM"
 INDEX_SCHEMA_VERSION = "1"
@@ -74,7 +78,7 @@ class Document(NamedTuple):
     meta: tuple[MetaLine, ...]
     headings: tuple[Heading, ...]
     fences: tuple[tuple[int, int], ...]
-    spans: tuple[Span, ...]
+    spans: Sequence[Span]  # a tuple, or a rebuilt document's lazy `SkeletonSpans`
     nonblank_lines: int
 
     def meta_value(self, key: str) -> str | None:

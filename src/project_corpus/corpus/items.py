@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections.abc import Iterable
+from itertools import accumulate
 
 from project_corpus.corpus.markdown import MAX_ITEM_CHARS
 from project_corpus.models import Corpus
@@ -31,26 +33,39 @@ def source_items(source: Source) -> list[Item]:
 class LazyItems:
     """The items of some sources in order, each made when first asked for.
 
-    A query over a maximum corpus ranks 40,000 items and returns a hundred: it reads the
-    spans (`spans`, one flat list) and makes `Item`s only for its results (saves ~10 % of a
-    query's time). Owns its memo of made items.
+    A query over a maximum corpus ranks 40,000 items and returns a hundred: it reads a few
+    spans (`span`) and makes `Item`s only for its results; a rebuilt document's spans are
+    made only when read. `bases[k]` is the index of the first item of `sources[k]`. Owns its
+    memo of made items.
     """
 
     def __init__(self, sources: Iterable[Source]) -> None:
-        self.owners: list[Source] = []
-        self.spans: list[Span] = []
-        for source in sources:
-            self.owners += [source] * len(source.doc.spans)
-            self.spans += source.doc.spans
+        self.sources = list(sources)
+        self.bases = list(accumulate((len(s.doc.spans) for s in self.sources), initial=0))
         self._made: dict[int, Item] = {}
 
     def __len__(self) -> int:
-        return len(self.spans)
+        return self.bases[-1]
+
+    def locate(self, index: int) -> tuple[Source, int]:
+        """The source of item INDEX and the item's index among the source's spans."""
+        if not 0 <= index < self.bases[-1]:
+            raise IndexError("item index out of range")
+        number = bisect_right(self.bases, index) - 1
+        return self.sources[number], index - self.bases[number]
+
+    def owner(self, index: int) -> Source:
+        return self.locate(index)[0]
+
+    def span(self, index: int) -> Span:
+        source, at = self.locate(index)
+        return source.doc.spans[at]
 
     def __getitem__(self, index: int) -> Item:
         made = self._made.get(index)
         if made is None:
-            made = self._made[index] = _items(self.owners[index], (self.spans[index],))[0]
+            source, at = self.locate(index)
+            made = self._made[index] = _items(source, (source.doc.spans[at],))[0]
         return made
 
 

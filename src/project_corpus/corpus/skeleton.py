@@ -19,8 +19,11 @@ from __future__ import annotations
 
 import sys
 from array import array
+from collections.abc import Iterator
 from collections.abc import Mapping
+from collections.abc import Sequence
 from functools import partial
+from typing import overload
 
 from project_corpus.corpus.markdown import MAX_ITEM_CHARS
 from project_corpus.corpus.markdown import section_paths
@@ -76,12 +79,92 @@ _new = tuple.__new__
 _new_span = partial(tuple.__new__, Span)
 
 
+class SkeletonSpans(Sequence[Span]):
+    """A rebuilt document's spans, each made when read (a query reads a few thousand of a
+    corpus's 40,000: their texts are never joined otherwise). Equal to the tuple of the same
+    spans; `columns` gives the line numbers without making any span."""
+
+    __slots__ = ("_all", "_lines", "_numbers", "_paths")
+
+    def __init__(self, lines: tuple[str, ...], numbers: array[int], paths: dict[int, str]) -> None:
+        self._lines, self._numbers, self._paths = lines, numbers, paths
+        self._all: tuple[Span, ...] | None = None
+
+    def __len__(self) -> int:
+        return len(self._numbers) // 4
+
+    @overload
+    def __getitem__(self, index: int) -> Span: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> tuple[Span, ...]: ...
+
+    def __getitem__(self, index: int | slice) -> Span | tuple[Span, ...]:
+        if isinstance(index, slice) or self._all is not None:
+            return self.spans()[index]
+        at = 4 * range(len(self))[index]  # IndexError as a tuple's, negative indexes too
+        return self._span(*self._numbers[at : at + 4])
+
+    def __iter__(self) -> Iterator[Span]:
+        return iter(self.spans())
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, (tuple, SkeletonSpans)):
+            return self.spans() == tuple(other)
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return repr(self.spans())
+
+    def spans(self) -> tuple[Span, ...]:
+        """Every span, made once."""
+        if self._all is None:
+            it = iter(self._numbers)
+            self._all = tuple([self._span(*row) for row in zip(it, it, it, it, strict=True)])
+        return self._all
+
+    def _span(self, kind: int, start: int, end: int, section_line: int) -> Span:
+        text = "\n".join(self._lines[start - 1 : end]).strip()[:MAX_ITEM_CHARS]
+        return _new_span((KINDS[kind], start, end, self._paths[section_line], section_line, text))
+
+    @property
+    def paths(self) -> dict[int, str]:
+        """{section line: section path} of the document (0: "")."""
+        return self._paths
+
+    def columns(self) -> SpanColumns:
+        """(first lines, last lines, section lines) of the spans."""
+        numbers = self._numbers
+        return numbers[1::4], numbers[2::4], numbers[3::4]
+
+
+SpanColumns = tuple[Sequence[int], Sequence[int], Sequence[int]]
+
+
+def span_columns(spans: Sequence[Span]) -> SpanColumns:
+    """(first lines, last lines, section lines) of SPANS, without making a lazy span."""
+    if isinstance(spans, SkeletonSpans):
+        return spans.columns()
+    return [s[1] for s in spans], [s[2] for s in spans], [s[4] for s in spans]
+
+
+def section_path_map(doc: Document) -> dict[int, str]:
+    """{line of each heading of level 2 or deeper: the section path it opens} (and maybe
+    0: "")."""
+    if isinstance(doc.spans, SkeletonSpans):
+        return doc.spans.paths
+    return {heading.line: path for heading, path in section_paths(doc.headings)}
+
+
 def rebuild(text: str, skeleton: bytes) -> Document:
     """The document of TEXT, whose skeleton is LAYOUT: `parse_document(text)` without parsing.
 
     An item's text is its lines joined and stripped, cut to 1,200 characters (only a single
-    longer line is ever cut); a metadata line is split at its first colon. A skeleton that
-    does not fit TEXT raises ValueError, IndexError or KeyError.
+    longer line is ever cut), made when the span is read (`SkeletonSpans`); a metadata line is
+    split at its first colon. A skeleton that does not fit TEXT raises ValueError, IndexError
+    or KeyError, here and not when a span is read.
     """
     lines = split_lines(text)
     numbers = _numbers(skeleton)
@@ -94,26 +177,26 @@ def rebuild(text: str, skeleton: bytes) -> Document:
     headings = _headings(lines, numbers[headings_at:fences_at])
     paths = {heading.line: path for heading, path in section_paths(headings)}
     paths[0] = ""
-    it = iter(numbers[_HEADER:headings_at])
-    spans = tuple(
-        [
-            _new_span(
-                (
-                    KINDS[kind],
-                    start,
-                    end,
-                    paths[section_line],
-                    section_line,
-                    "\n".join(lines[start - 1 : end]).strip()[:MAX_ITEM_CHARS],
-                )
-            )
-            for kind, start, end, section_line in zip(it, it, it, it, strict=True)
-        ]
-    )
+    spans = numbers[_HEADER:headings_at]
+    _check_spans(spans, len(lines), paths)
     it = iter(numbers[fences_at:meta_at])
     fences = tuple(zip(it, it, strict=True))
     meta = tuple([_meta_line(lines[line - 1], line) for line in numbers[meta_at:]])
-    return Document(lines, meta, headings, fences, spans, nonblank)
+    return Document(lines, meta, headings, fences, SkeletonSpans(lines, spans, paths), nonblank)
+
+
+def _check_spans(spans: array[int], n_lines: int, paths: dict[int, str]) -> None:
+    """What making any of SPANS could raise, raised now: a kind, a line or a section that the
+    text does not have."""
+    if not spans:
+        return
+    kinds, starts, ends = spans[0::4], spans[1::4], spans[2::4]
+    if min(kinds) < 0 or max(kinds) >= len(KINDS):
+        raise KeyError("a span kind out of range")
+    if min(starts) < 1 or max(ends) > n_lines:
+        raise IndexError("a span's lines out of range")
+    if not paths.keys() >= set(spans[3::4]):
+        raise KeyError("a span's section line is not a heading's")
 
 
 def _headings(lines: tuple[str, ...], numbers: array[int]) -> tuple[Heading, ...]:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import bisect
 import math
 import re
 from typing import NamedTuple
@@ -14,10 +13,10 @@ from project_corpus.models import FRESHNESS_REQUIREMENT
 from project_corpus.models import PROJECT_PATH
 from project_corpus.models import Corpus
 from project_corpus.models import Item
-from project_corpus.models import Source
 from project_corpus.retrieval import glossary
 from project_corpus.retrieval import links
 from project_corpus.retrieval import text as textmod
+from project_corpus.retrieval.scan import TextScan
 from project_corpus.retrieval.score import CITED_REASON
 from project_corpus.retrieval.score import Query
 from project_corpus.retrieval.score import idf
@@ -49,11 +48,7 @@ class Analysis:
         own = [s for s in corpus.sources if s.project_id == corpus.project_id]
         self.items = LazyItems(own)
         self.sources = own
-        parts: list[str] = []
-        for source in own:  # an item's words: its text, its section path, its document's title
-            title = "\n" + _title(source)
-            parts += [text + "\n" + section + title for *_, section, _, text in source.doc.spans]
-        self.blob, self.starts = textmod.fold_joined(parts)
+        self.scan = TextScan(self.items)
         self.n_items = sum(len(s.doc.spans) for s in corpus.sources)
         stamps = sorted({s.timestamp for s in corpus.sources if s.timestamp})
         self.recency = {stamp: (10 * (i + 1)) // len(stamps) for i, stamp in enumerate(stamps)}
@@ -66,25 +61,19 @@ class Analysis:
         """{item index: the given stems among its own (text, section path, document title)}."""
         found: dict[int, set[str]] = {}
         for prefix in _minimal_prefixes({textmod.stem_prefix(t) for t in terms}):
-            for stem, offsets in self._prefix_stems(prefix).items():
+            for stem, indexes in self._prefix_stems(prefix).items():
                 if stem in terms:
-                    for offset in offsets:
-                        index = bisect.bisect_right(self.starts, offset) - 1
+                    for index in indexes:
                         found.setdefault(index, set()).add(stem)
         return found
 
     def _prefix_stems(self, prefix: str) -> dict[str, list[int]]:
-        """{stem: where its tokens start in the blob} for the tokens starting with PREFIX
-        (one scan per prefix and analysis; queries on one corpus share their prefixes)."""
+        """{stem: the items holding it} for the words starting with PREFIX (one scan per
+        prefix and analysis; queries on one corpus share their prefixes)."""
         cached = self._prefixes.get(prefix)
         if cached is not None:
             return cached
-        by_stem: dict[str, list[int]] = {}
-        escaped = re.escape(prefix)
-        # Literal-led, so the regex engine skips ahead to each occurrence; the lookbehind
-        # after the literal keeps token starts only.
-        for match in re.finditer(rf"{escaped}(?<![^\W_]{escaped})[^\W_]*", self.blob):
-            by_stem.setdefault(textmod.stem(match.group()), []).append(match.start())
+        by_stem = self.scan.stems(prefix)
         if len(self._prefixes) >= PREFIX_CACHE:
             self._prefixes.clear()
         self._prefixes[prefix] = by_stem
@@ -109,7 +98,8 @@ class Analysis:
         line only when the query hits its key ("what is the lifecycle status") or it names
         its own document (`Report-ID:` of a report...); a line without a word of its own
         (a table rule `|---|`) never."""
-        span, owner = self.items.spans[index], self.items.owners[index]
+        owner, at = self.items.locate(index)
+        span = owner.doc.spans[at]
         if span.kind == "heading":
             return not self.heading_has_content(index)
         if span.kind == "meta":
@@ -124,11 +114,10 @@ class Analysis:
         """Whether the heading item at INDEX opens a section that holds another item
         (docs/retrieval.md):
         a non-heading item follows before the next heading of the same or a higher level."""
-        spans, owners = self.items.spans, self.items.owners
-        owner, depth = owners[index], _depth(spans[index].section)
-        for other in range(index + 1, len(spans)):
-            if owners[other] is not owner:
-                return False
+        owner, at = self.items.locate(index)
+        spans = owner.doc.spans
+        depth = _depth(spans[at].section)
+        for other in range(at + 1, len(spans)):
             if spans[other].kind != "heading":
                 return True
             if _depth(spans[other].section) <= depth:
@@ -156,12 +145,6 @@ class Result(NamedTuple):
             freshness_requirement=FRESHNESS_REQUIREMENT,
         )
         return data
-
-
-def _title(source: Source) -> str:
-    """The document's H1 title: its words count for every item of the document
-    (docs/retrieval.md)."""
-    return next((h.title for h in source.doc.headings if h.level == 1), "")
 
 
 def _depth(section: str) -> int:

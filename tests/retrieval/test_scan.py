@@ -1,0 +1,117 @@
+"""One scan of the folded sources finds, for every word prefix, exactly the stems each item
+would show if its own text, section path and document title were folded and scanned alone."""
+
+from __future__ import annotations
+
+import re
+
+from hypothesis import given
+from hypothesis import settings
+from hypothesis import strategies as st
+
+from project_corpus.corpus.items import LazyItems
+from project_corpus.corpus.markdown import parse_document
+from project_corpus.corpus.skeleton import rebuild
+from project_corpus.corpus.skeleton import skeleton_of
+from project_corpus.models import Document
+from project_corpus.models import Source
+from project_corpus.retrieval import text as textmod
+from project_corpus.retrieval.scan import TextScan
+from tests.conftest import REPO
+from tests.corpus.test_markdown_oracle import LINES
+
+LONG = "word " * 239 + "cutting cutoff " + "tail " * 30  # one line, cut inside `cutting`
+WORDS = [
+    "Cache latency is 3 ms.",
+    "- Eviction policy: LRU, cached",
+    "Straße STRASSE strasse ß",  # folds to more characters: offsets move
+    "Ёлка ёж ЕЛКА текущее состояние",
+    "Kelvin \u212a ſtate µs",
+    "  indented cache continuation",
+    LONG,
+    "x" * 1199 + " cutoff",
+    "cutoff " + "y" * 1300,
+]
+PREFIXES = (
+    "a",
+    "ti",
+    "se",
+    "de",
+    "ca",
+    "cach",
+    "cut",
+    "e",
+    "ev",
+    "l",
+    "st",
+    "str",
+    "ss",
+    "ел",
+    "еж",
+    "тек",
+    "k",
+    "s",
+    "µ",
+    "3",
+)
+
+
+def _source(number: int, doc: Document) -> Source:
+    path = f".project-corpus/reports/r{number:03d}.md"
+    return Source(path, "0" * 64, 0, "report", "SCOPED_REPORT", "scoped", None, "p", False, doc)
+
+
+def naive(items: LazyItems, prefix: str) -> dict[str, set[int]]:
+    """Each item's text, section path and title folded and scanned on their own."""
+    escaped = re.escape(prefix)
+    pattern = re.compile(rf"{escaped}(?<![^\W_]{escaped})[^\W_]*")
+    found: dict[str, set[int]] = {}
+    for index in range(len(items)):
+        source, _ = items.locate(index)
+        span = items.span(index)
+        title = next((h.title for h in source.doc.headings if h.level == 1), "")
+        part = textmod.fold(f"{span.text}\n{span.section}\n{title}")
+        for word in pattern.findall(part):
+            found.setdefault(textmod.stem(word), set()).add(index)
+    return found
+
+
+def scanned(items: LazyItems, prefix: str) -> dict[str, set[int]]:
+    return {stem: set(found) for stem, found in TextScan(items).stems(prefix).items()}
+
+
+def check(texts: list[str]) -> None:
+    parsed = [_source(n, parse_document(text)) for n, text in enumerate(texts)]
+    rebuilt = [
+        _source(n, rebuild(text, skeleton_of(source.doc)))
+        for n, (text, source) in enumerate(zip(texts, parsed, strict=True))
+    ]
+    for sources in (parsed, rebuilt):
+        items = LazyItems(sources)
+        for prefix in PREFIXES:
+            assert scanned(items, prefix) == naive(items, prefix), prefix
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.lists(st.sampled_from([*LINES, *WORDS]), max_size=40), max_size=6))
+def test_the_scan_finds_what_scanning_each_item_finds_on_generated_documents(
+    documents: list[list[str]],
+) -> None:
+    check(["\n".join(lines) for lines in documents])
+
+
+def test_the_scan_finds_what_scanning_each_item_finds_on_every_fixture() -> None:
+    paths = sorted((REPO / "fixtures").rglob("*.md"))
+    texts = [path.read_bytes().decode("utf-8", "replace") for path in paths]
+    assert len(texts) > 50
+    check(texts)
+
+
+def test_a_word_beyond_the_cut_of_a_long_line_is_not_found() -> None:
+    text = f"# T\n\n## Notes\n\n{LONG}\n\nCutoff here.\n"
+    items = LazyItems([_source(0, parse_document(text))])
+    found = scanned(items, "cut")
+    cut = next(i for i in range(len(items)) if items.span(i).text.startswith("word"))
+    assert found[textmod.stem("cutti")] == {cut}  # the item's text ends inside `cutting`
+    assert textmod.stem("cutting") not in found
+    assert found[textmod.stem("cutoff")] == {len(items) - 1}  # "Cutoff here.", not the cut line
