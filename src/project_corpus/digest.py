@@ -11,6 +11,7 @@ then). Both compute the same standard digest; only the cost differs.
 from __future__ import annotations
 
 import importlib
+import sys
 
 # About what CPython's module hashes in the time OpenSSL takes to load; a large corpus
 # pays it once (well under 1 ms), a small one never loads OpenSSL at all.
@@ -19,12 +20,12 @@ BUILTIN_BYTES = 128 * 1024
 
 def _builtin() -> object:
     """CPython's SHA-256 constructor (`_sha2` from 3.12, `_sha256` before), or None."""
-    for name in ("_sha2", "_sha256"):
-        try:
-            return importlib.import_module(name).sha256
-        except ImportError:  # renamed, or a build without it: OpenSSL does everything
-            continue
-    return None
+    # Only the module of this version is tried: a failed import scans the whole of sys.path.
+    name = "_sha2" if sys.version_info >= (3, 12) else "_sha256"
+    try:
+        return importlib.import_module(name).sha256
+    except ImportError:  # a build without it: OpenSSL does everything
+        return None
 
 
 _BUILTIN = _builtin()
