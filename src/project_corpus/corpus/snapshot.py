@@ -12,6 +12,7 @@ import os
 import stat
 from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 from typing import NamedTuple
 
 from project_corpus.corpus import classify
@@ -29,8 +30,6 @@ from project_corpus.corpus.policy import parse_policy
 from project_corpus.corpus.policy import policy_line
 from project_corpus.corpus.protocol import check_project
 from project_corpus.corpus.protocol import check_status
-from project_corpus.corpus.skeleton import Skeletons
-from project_corpus.corpus.skeleton import rebuild
 from project_corpus.corpus.supersession import relations
 from project_corpus.corpus.supersession import superseded_paths
 from project_corpus.digest import sha256_hex
@@ -43,6 +42,9 @@ from project_corpus.models import Corpus
 from project_corpus.models import Document
 from project_corpus.models import Finding
 from project_corpus.models import Policy
+
+if TYPE_CHECKING:
+    from project_corpus.corpus.skeleton import Skeletons
 
 MAX_SOURCE_BYTES = 8 * 1024 * 1024
 MAX_SOURCES = 2048
@@ -145,6 +147,9 @@ class _Reader:
 def _document(text: str, sha: str, known: tuple[str, bytes] | None) -> Document:
     """The document of TEXT: rebuilt from its stored skeleton when KNOWN is for this SHA."""
     if known and known[0] == sha:
+        # Imported here: the doctor, which reads no index, never loads it (nor `array`).
+        from project_corpus.corpus.skeleton import rebuild
+
         try:
             return rebuild(text, known[1])
         except (ValueError, IndexError, KeyError):  # a damaged skeleton: parse instead
