@@ -98,17 +98,16 @@ class Analysis:
         line only when the query hits its key ("what is the lifecycle status") or it names
         its own document (`Report-ID:` of a report...); a line without a word of its own
         (a table rule `|---|`) never."""
-        owner, at = self.items.locate(index)
-        span = owner.doc.spans[at]
-        if span.kind == "heading":
+        item = self.items[index]  # made once: a result's `Item` too
+        if item.kind == "heading":
             return not self.heading_has_content(index)
-        if span.kind == "meta":
-            key = span.text.partition(":")[0]
-            own = PROJECT_NAMING if owner.path == PROJECT_PATH else ()
-            own_name = key in own or key in SELF_NAMING.get(owner.source_type, ())
+        if item.kind == "meta":
+            key = item.text.partition(":")[0]
+            own = PROJECT_NAMING if item.source_path == PROJECT_PATH else ()
+            own_name = key in own or key in SELF_NAMING.get(item.source_type, ())
             key_stems = textmod.stems(key)
             return own_name or any(not forms[t].isdisjoint(key_stems) for t in hits)
-        return textmod.TOKEN_RE.search(span.text) is not None
+        return textmod.TOKEN_RE.search(item.text) is not None
 
     def heading_has_content(self, index: int) -> bool:
         """Whether the heading item at INDEX opens a section that holds another item

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from collections.abc import Iterator
 from collections.abc import Sequence
 from itertools import accumulate
 from itertools import chain
@@ -58,13 +57,8 @@ class TextScan:
         # after the literal keeps word starts only.
         pattern = re.compile(rf"{escaped}(?<![^\W_]{escaped})[^\W_]*")
         found: dict[str, list[int]] = {}
-        long: set[int] = set()
-        for word, index in self._blob_words(pattern):
-            if self._is_long(index):
-                long.add(index)  # its text may be cut: scanned in its own text below
-            else:
-                found.setdefault(word, []).append(index)
-        for index in sorted(long):
+        long = self._blob_words(pattern, found)
+        for index in sorted(long):  # its text may be cut: scanned in its own text
             for word in pattern.findall(textmod.fold(self.items.span(index).text)):
                 found.setdefault(textmod.stem(word), []).append(index)
         for match in pattern.finditer(self.context):
@@ -73,43 +67,63 @@ class TextScan:
             words.extend(self._context_items(*where))
         return found
 
-    def _blob_words(self, pattern: re.Pattern[str]) -> Iterator[tuple[str, int]]:
-        """(stem, item index) of each match of PATTERN in the lines of an item."""
-        blob, doc_at, bases, stem = self.blob, self.doc_at, self.items.bases, textmod.stem
-        number, next_at, at, line = -1, 0, 0, 0
+    def _blob_words(self, pattern: re.Pattern[str], found: dict[str, list[int]]) -> set[int]:
+        """Add each match of PATTERN in the lines of an item to FOUND ({stem: item indexes}),
+        except in items whose lines are longer than an item's text may be: those are returned.
+        One loop, no call per match but the stem's (this is a query's hottest loop)."""
+        blob, doc_at, bases, stem, long = (
+            self.blob,
+            self.doc_at,
+            self.items.bases,
+            textmod.stem,
+            self._long,
+        )
+        count = blob.count
+        number, next_at, at, line, base = -1, 0, 0, 0, 0
         starts: Sequence[int] = ()
         ends: Sequence[int] = ()
+        cut: set[int] = set()
         for match in pattern.finditer(blob):
             offset = match.start()
             if offset >= next_at:  # the next document with a match: count its lines anew
                 number = bisect_right(doc_at, offset) - 1
-                next_at, at, line = doc_at[number + 1], doc_at[number], 1
+                next_at, at, line, base = doc_at[number + 1], doc_at[number], 1, bases[number]
                 starts, ends, _ = self.columns[number]
-            line += blob.count("\n", at, offset)
+            line += count("\n", at, offset)
             at = offset
             index = bisect_right(starts, line) - 1
-            if index >= 0 and line <= ends[index]:  # else a line of no item
-                yield stem(match.group()), bases[number] + index
+            if index < 0 or line > ends[index]:
+                continue  # a line of no item
+            index += base
+            is_long = long.get(index)
+            if is_long is None:
+                is_long = long[index] = self._is_long(number, index - base)
+            if is_long:
+                cut.add(index)
+            else:
+                found.setdefault(stem(match.group()), []).append(index)
+        return cut
 
-    def _is_long(self, index: int) -> bool:
-        """Whether the lines of item INDEX are longer than an item's text may be."""
-        long = self._long.get(index)
-        if long is None:
-            source, at = self.items.locate(index)
-            starts, ends, _ = self.columns[bisect_right(self.items.bases, index) - 1]
-            first, last = starts[at], ends[at]
-            size = sum(map(len, source.doc.lines[first - 1 : last])) + last - first
-            long = self._long[index] = size > MAX_ITEM_CHARS
-        return long
+    def _is_long(self, number: int, at: int) -> bool:
+        """Whether the lines of item AT of document NUMBER are longer than an item's text may
+        be."""
+        starts, ends, _ = self.columns[number]
+        first, last = starts[at], ends[at]
+        lines = self.items.sources[number].doc.lines[first - 1 : last]
+        return sum(map(len, lines)) + last - first > MAX_ITEM_CHARS
 
     def _context_items(self, number: int, section_line: int) -> Sequence[int]:
         """The items of document NUMBER in the section opened at SECTION_LINE (all of its
         items for -1, its title)."""
         base = self.items.bases[number]
-        spans = self.items.sources[number].doc.spans
         if section_line < 0:
-            return range(base, base + len(spans))
-        lines = span_columns(spans)[2]
+            return range(base, self.items.bases[number + 1])
+        lines = self.columns[number][2]
+        # The section's items are a run, unless an H1 line (section line 0) interrupts it.
+        size = lines.count(section_line)
+        first = lines.index(section_line) if size else 0
+        if lines[first : first + size].count(section_line) == size:
+            return range(base + first, base + first + size)
         return [base + i for i, line in enumerate(lines) if line == section_line]
 
 
