@@ -180,7 +180,7 @@ def read_at(
             raise ContextError(
                 limit_code, f"{label}: {st.st_size} bytes exceeds the limit of {max_bytes}"
             )
-        data = _read_bounded(fd, max_bytes)
+        data = _read_bounded(fd, max_bytes, st.st_size)
         if len(data) > max_bytes:
             raise ContextError(
                 limit_code, f"{label}: grew past the limit of {max_bytes} bytes while read"
@@ -190,11 +190,15 @@ def read_at(
         os.close(fd)
 
 
-def _read_bounded(fd: int, max_bytes: int) -> bytes:
+def _read_bounded(fd: int, max_bytes: int, size: int = 0) -> bytes:
+    """At most MAX_BYTES + 1 bytes of FD; SIZE, the size it had, is read in one call (the
+    index: one read and no joining copy of its megabytes)."""
     chunks = []
     remaining = max_bytes + 1
+    step = max(size + 1, 1 << 16)
     while remaining > 0:
-        chunk = os.read(fd, min(remaining, 1 << 20))
+        chunk = os.read(fd, min(remaining, step))
+        step = 1 << 20
         if not chunk:
             break
         chunks.append(chunk)

@@ -181,7 +181,13 @@ def rebuild(text: str, skeleton: bytes) -> Document:
     _check_spans(spans, len(lines), paths)
     it = iter(numbers[fences_at:meta_at])
     fences = tuple(zip(it, it, strict=True))
-    meta = tuple([_meta_line(lines[line - 1], line) for line in numbers[meta_at:]])
+    meta = tuple(
+        [  # `Key: value` split at the first colon, without a call per line
+            _new(MetaLine, (key, value.strip(), line))
+            for line in numbers[meta_at:]
+            for key, _, value in (lines[line - 1].partition(":"),)
+        ]
+    )
     return Document(lines, meta, headings, fences, SkeletonSpans(lines, spans, paths), nonblank)
 
 
@@ -207,8 +213,3 @@ def _headings(lines: tuple[str, ...], numbers: array[int]) -> tuple[Heading, ...
             for level, line, start, end in zip(it, it, it, it, strict=True)
         ]
     )
-
-
-def _meta_line(line: str, number: int) -> MetaLine:
-    key, _, value = line.partition(":")
-    return _new(MetaLine, (key, value.strip(), number))
