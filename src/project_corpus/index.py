@@ -17,6 +17,8 @@ from project_corpus.corpus import fs
 from project_corpus.corpus.skeleton import SKELETON_VERSION
 from project_corpus.corpus.skeleton import Skeletons
 from project_corpus.corpus.skeleton import skeleton_of
+from project_corpus.corpus.skeleton import span_columns
+from project_corpus.corpus.skeleton import span_texts
 from project_corpus.errors import ContextError
 from project_corpus.index_schema import SCHEMA
 from project_corpus.index_schema import StoredIndex
@@ -125,11 +127,14 @@ def serialize(corpus: Corpus) -> bytes:
 
 
 def _item_rows(corpus: Corpus) -> list[tuple[str, str, int, int, int]]:
-    """The `items` table's rows, in `corpus_items` order, from the spans (no `Item` made)."""
+    """The `items` table's rows, in `corpus_items` order, from the spans' columns (no `Item`
+    made, nor a rebuilt document's spans)."""
     return [
         (item_id(path, start, end, text), path, start, end, section_line)
-        for path, doc in [(s.path, s.doc) for s in corpus.sources]
-        for _, start, end, _, section_line, text in doc.spans
+        for path, spans in [(s.path, s.doc.spans) for s in corpus.sources]
+        for start, end, section_line, text in zip(
+            *span_columns(spans), span_texts(spans), strict=True
+        )
     ]
 
 

@@ -10,13 +10,18 @@ from hypothesis import strategies as st
 from project_corpus.corpus.markdown import parse_document
 from project_corpus.corpus.skeleton import rebuild
 from project_corpus.corpus.skeleton import skeleton_of
+from project_corpus.corpus.skeleton import span_columns
+from project_corpus.corpus.skeleton import span_texts
 from tests.conftest import REPO
 from tests.corpus.test_markdown_oracle import LINES
 
 
 def roundtrip(text: str) -> None:
     doc = parse_document(text)
-    assert rebuild(text, skeleton_of(doc)) == doc
+    skeleton = skeleton_of(doc)
+    rebuilt = rebuild(text, skeleton)
+    assert rebuilt == doc
+    assert skeleton_of(rebuilt) == skeleton  # a rebuild's skeleton: its stored span rows
 
 
 @settings(max_examples=400, deadline=None)
@@ -56,3 +61,18 @@ def test_a_skeleton_that_does_not_fit_the_text_is_refused() -> None:
         rebuild(text, skeleton[:-4])
     with pytest.raises(IndexError):
         rebuild("# T\n", skeleton)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.sampled_from(LINES), max_size=80))
+def test_span_texts_and_columns_are_those_of_the_spans(lines: list[str]) -> None:
+    text = "\n".join(lines)
+    doc = parse_document(text)
+    rebuilt = rebuild(text, skeleton_of(doc))
+    expected = [span.text for span in doc.spans]
+    columns = ([s.line_start for s in doc.spans], [s.line_end for s in doc.spans])
+    for spans in (doc.spans, rebuilt.spans):
+        assert span_texts(spans) == expected
+        assert [list(column) for column in span_columns(spans)[:2]] == list(columns)
+    rebuilt.spans[0:1]  # a slice makes every span: their texts are then reused
+    assert span_texts(rebuilt.spans) == expected

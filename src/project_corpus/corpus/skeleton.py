@@ -46,22 +46,24 @@ Skeletons = Mapping[str, tuple[str, bytes]]
 
 
 def skeleton_of(doc: Document) -> bytes:
-    """The skeleton of a parsed document."""
-    numbers = [
-        doc.nonblank_lines,
-        len(doc.spans),
-        len(doc.headings),
-        len(doc.fences),
-        len(doc.meta),
-    ]
-    for span in doc.spans:
-        numbers += (_CODES[span.kind], span.line_start, span.line_end, span.section_line)
+    """The skeleton of a parsed (or rebuilt) document."""
+    packed = array(
+        "i", [doc.nonblank_lines, len(doc.spans), len(doc.headings), len(doc.fences), len(doc.meta)]
+    )
+    if isinstance(doc.spans, SkeletonSpans):  # a rebuild: its span rows, no span made
+        packed += doc.spans.rows()
+    else:
+        rows: list[int] = []
+        for span in doc.spans:
+            rows += (_CODES[span.kind], span.line_start, span.line_end, span.section_line)
+        packed.extend(rows)
+    numbers: list[int] = []
     for heading in doc.headings:
         numbers += (heading.level, heading.line, *title_span(doc.lines[heading.line - 1]))
     for first, last in doc.fences:
         numbers += (first, last)
     numbers += [entry.line for entry in doc.meta]
-    packed = array("i", numbers)
+    packed.extend(numbers)
     if sys.byteorder == "big":
         packed.byteswap()
     return packed.tobytes()
@@ -129,10 +131,23 @@ class SkeletonSpans(Sequence[Span]):
         text = "\n".join(self._lines[start - 1 : end]).strip()[:MAX_ITEM_CHARS]
         return _new_span((KINDS[kind], start, end, self._paths[section_line], section_line, text))
 
+    def texts(self) -> list[str]:
+        """The spans' texts, without making the spans (those made already are reused)."""
+        if self._all is not None:
+            return [span.text for span in self._all]
+        lines, join, numbers = self._lines, "\n".join, self._numbers
+        bounds = zip(numbers[1::4], numbers[2::4], strict=True)
+        return [join(lines[a - 1 : b]).strip()[:MAX_ITEM_CHARS] for a, b in bounds]
+
     @property
     def paths(self) -> dict[int, str]:
         """{section line: section path} of the document (0: "")."""
         return self._paths
+
+    def rows(self) -> array[int]:
+        """(kind, first line, last line, section line) of every span, as the skeleton has
+        them."""
+        return self._numbers
 
     def columns(self) -> SpanColumns:
         """(first lines, last lines, section lines) of the spans."""
@@ -148,6 +163,13 @@ def span_columns(spans: Sequence[Span]) -> SpanColumns:
     if isinstance(spans, SkeletonSpans):
         return spans.columns()
     return [s[1] for s in spans], [s[2] for s in spans], [s[4] for s in spans]
+
+
+def span_texts(spans: Sequence[Span]) -> list[str]:
+    """The texts of SPANS, without making a lazy span."""
+    if isinstance(spans, SkeletonSpans):
+        return spans.texts()
+    return [s[5] for s in spans]
 
 
 def section_path_map(doc: Document) -> dict[int, str]:
