@@ -115,3 +115,25 @@ def test_a_word_beyond_the_cut_of_a_long_line_is_not_found() -> None:
     assert found[textmod.stem("cutti")] == {cut}  # the item's text ends inside `cutting`
     assert textmod.stem("cutting") not in found
     assert found[textmod.stem("cutoff")] == {len(items) - 1}  # "Cutoff here.", not the cut line
+
+
+PHRASE_WORDS = (
+    "cache caching cached latency late eviction evicts policy policies не нет кэш кэша".split()
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(st.sampled_from([*PHRASE_WORDS, "the", "of", "ſtate", "x"]), max_size=12),
+    st.lists(st.sampled_from(PHRASE_WORDS), min_size=1, max_size=3),
+)
+def test_a_phrase_check_stems_only_what_could_be_a_query_stem(
+    words: list[str], query: list[str]
+) -> None:
+    text = " ".join(words)
+    seq = [textmod.stem(textmod.fold(word)) for word in query]
+    full = textmod.content_stems(text)
+    only = textmod.content_stems(text, seq)
+    assert len(only) == len(full)
+    for mine, theirs in zip(only, full, strict=True):
+        assert mine == theirs or (mine == "\0" and theirs not in seq)

@@ -95,7 +95,9 @@ def _evidence(
         reasons += _translation_reasons(translated)
     score = share(query, hits, LEXICAL_WEIGHT)
     phrase_possible = len(query.seq) >= 2 and len(hits) == len(query.terms)
-    if phrase_possible and _contains_sequence(textmod.content_stems(item.text), query.seq):
+    if phrase_possible and _contains_sequence(
+        textmod.content_stems(item.text, query.seq), query.seq
+    ):
         score += PHRASE_WEIGHT
         reasons.append("exact_phrase")
     return score, reasons

@@ -169,9 +169,19 @@ def query_stems(text: str) -> list[str]:
     return [stem(t) for t in kept]
 
 
-def content_stems(text: str) -> list[str]:
-    """Item stems in order without stopwords (for phrase matching)."""
-    return [stem(t) for t in raw_tokens(text) if t not in STOPWORDS]
+def content_stems(text: str, wanted: Iterable[str] = ()) -> list[str]:
+    """Item stems in order without stopwords (for phrase matching).
+
+    With WANTED (a query's stems), a token that cannot have one of them is not stemmed (a
+    Snowball stem costs more than the rest of a phrase check): a token with a stem starts with
+    that stem's `stem_prefix`, so a token that starts with none of WANTED's gets "\0" instead,
+    which no stem is (stems are made of word characters).
+    """
+    tokens = [t for t in raw_tokens(text) if t not in STOPWORDS]
+    prefixes = tuple({stem_prefix(s) for s in wanted})
+    if not prefixes:
+        return [stem(t) for t in tokens]
+    return [stem(t) if t.startswith(prefixes) else "\0" for t in tokens]
 
 
 def has_historical_intent(terms: Iterable[str]) -> bool:
