@@ -30,6 +30,8 @@ def parse_timestamp(value: str) -> str | None:
         parsed = datetime.fromisoformat(value.upper().replace("Z", "+00:00"))
     except ValueError:
         return None
+    if STRICT_UTC_RE.match(value) and value[0] != "0":  # already the form (most timestamps)
+        return value
     return parsed.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
