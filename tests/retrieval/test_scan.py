@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from hypothesis import given
 from hypothesis import settings
 from hypothesis import strategies as st
@@ -137,3 +138,17 @@ def test_a_phrase_check_stems_only_what_could_be_a_query_stem(
     assert len(only) == len(full)
     for mine, theirs in zip(only, full, strict=True):
         assert mine == theirs or (mine == "\0" and theirs not in seq)
+
+
+def test_prefetched_items_are_the_items_made_one_at_a_time() -> None:
+    texts = [f"# T{n}\n\nKey: v\n\n## S\n\n- cache {n}\n- latency\n\ntext {n}\n" for n in range(4)]
+    docs = [parse_document(text) for text in texts]
+    rebuilt = [rebuild(text, skeleton_of(doc)) for text, doc in zip(texts, docs, strict=True)]
+    sources = [_source(n, doc) for n, doc in enumerate([docs[0], rebuilt[1], docs[2], rebuilt[3]])]
+    one_by_one = LazyItems(sources)
+    expected = [one_by_one[index] for index in range(len(one_by_one))]
+    batched = LazyItems(sources)
+    batched.prefetch([len(batched) - 1, 0, 3, 3, *range(len(batched))])
+    assert [batched[index] for index in range(len(batched))] == expected
+    with pytest.raises(IndexError):
+        batched.prefetch([len(batched)])

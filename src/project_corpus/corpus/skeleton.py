@@ -104,7 +104,7 @@ class SkeletonSpans(Sequence[Span]):
     def __getitem__(self, index: int | slice) -> Span | tuple[Span, ...]:
         if isinstance(index, slice) or self._all is not None:
             return self.spans()[index]
-        at = 4 * range(len(self))[index]  # IndexError as a tuple's, negative indexes too
+        at = 4 * range(len(self._numbers) // 4)[index]  # IndexError as a tuple's, negatives too
         return self._span(*self._numbers[at : at + 4])
 
     def __iter__(self) -> Iterator[Span]:

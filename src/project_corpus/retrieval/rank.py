@@ -239,6 +239,7 @@ def search(corpus: Corpus, query: str, limit: int = DEFAULT_LIMIT) -> list[Resul
         glossary.addressed(set(terms)),
         {},
     )
+    analysis.items.prefetch(matched)
     scored = [
         _result(ctx, analysis, i, hits, frozenset(t for t in hits if t not in found[i]))
         for i, hits in matched.items()
