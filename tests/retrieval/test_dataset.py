@@ -1,6 +1,7 @@
 """The retrieval dataset is the judge (SPEC §5, docs/retrieval.md).
 
-Five corpora written the way their owners would (`fixtures/retrieval/*`; `ops` held out), each
+Six corpora written the way their owners would (`fixtures/retrieval/*`; `ops` and `firmware` held
+out), each
 with its CorpusEval v1 dataset (`eval.json`), are run through `context build` and `context eval`; the
 figures may not drop below those recorded in `docs/retrieval.md`. CorpusEval judges the top
 *source*; `ANSWER_LINES` judges the *line* a person would open, written down with each
@@ -25,7 +26,7 @@ from tests.conftest import copy_fixture
 
 Cli = Callable[..., Run]
 DATASET = FIXTURES / "retrieval"
-CORPORA = ("software", "research", "editorial", "bilingual", "ops")
+CORPORA = ("software", "research", "editorial", "bilingual", "ops", "firmware")
 DOC = Path(__file__).resolve().parents[2] / "docs" / "retrieval.md"
 FIGURES = ("top-1 line", "top-1 source", "top-3 source", "answer in 300-token bundle")
 ROW_RE = re.compile(r"^\| `(\w+)` \| (\d+) \|(.*)\|$")
@@ -127,6 +128,31 @@ ANSWER_LINES: dict[str, dict[str, tuple[str, int]]] = {
             "tasks/t-07-offsite-restic.md",
             26,
         ),
+    },
+    "firmware": {
+        "what's next for the firmware": ("state/STATUS.md", 27),
+        "what is blocking the 0.9.3 release": ("state/STATUS.md", 17),
+        "какие сейчас препятствия": ("state/STATUS.md", 17),
+        "what must we not disable in sleep": ("tasks/t-14-sleep-current.md", 19),
+        "what was the packet loss on row 14": ("reports/r-2026-10-28-range-test.md", 18),
+        "what is the battery estimate for board #11": (
+            "reports/r-2026-11-20-sleep-current-2.md",
+            19,
+        ),
+        "which boards are still on 0.8": ("state/STATUS.md", 11),
+        "what is the sleep current now": ("state/STATUS.md", 12),
+        "will the nodes control irrigation valves": ("state/PROJECT.md", 24),
+        "is the dashboard in scope": ("state/PROJECT.md", 19),
+        "what microcontroller did the old prototype use": (
+            "history/2026-02-hardware-choice.md",
+            6,
+        ),
+        "how high was the sleep current in the first measurement": (
+            "reports/r-2026-10-14-sleep-current-1.md",
+            11,
+        ),
+        "какая цель текущей задачи": ("tasks/t-14-sleep-current.md", 10),
+        "какая нода до сих пор теряет пакеты": ("state/STATUS.md", 13),
     },
 }
 
