@@ -1,9 +1,8 @@
 """The retrieval dataset is the judge (SPEC §5, docs/retrieval.md).
 
-Six corpora written the way their owners would (`fixtures/retrieval/*`; `ops` and `firmware` held
-out), each
-with its CorpusEval v1 dataset (`eval.json`), are run through `context build` and `context eval`; the
-figures may not drop below those recorded in `docs/retrieval.md`. CorpusEval judges the top
+Six corpora written the way their owners would (`fixtures/retrieval/*`; `ops` and `firmware`
+held out), each with its CorpusEval v1 dataset (`eval.json`), are run through `context build`
+and `context eval`; the figures may not drop below those recorded in `docs/retrieval.md`. CorpusEval judges the top
 *source*; `ANSWER_LINES` judges the *line* a person would open, written down with each
 question before the ranking was run.
 """

@@ -16,7 +16,7 @@ from project_corpus.corpus.snapshot import collect
 from project_corpus.errors import ContextError
 from project_corpus.models import Corpus
 from project_corpus.retrieval import score
-from project_corpus.retrieval.rank import _near
+from project_corpus.retrieval.order import _near
 from project_corpus.retrieval.rank import check_limit
 from project_corpus.retrieval.rank import parse_int
 from project_corpus.retrieval.rank import search
@@ -100,7 +100,7 @@ def test_score_is_the_sum_of_the_documented_parts(make_corpus: MakeCorpus) -> No
     )
 
 
-def test_partial_matches_score_by_idf_share(make_corpus: MakeCorpus) -> None:
+def test_partial_matches_score_by_idf_and_count_share(make_corpus: MakeCorpus) -> None:
     corpus = collect(make_corpus())
     full = next(
         r for r in search(corpus, "weekly xylophone") if r.item.text.startswith("Hit ratio")
@@ -108,7 +108,7 @@ def test_partial_matches_score_by_idf_share(make_corpus: MakeCorpus) -> None:
     assert full.reasons[0] == "lexical_terms:week"
     assert "exact_phrase" not in full.reasons
     idf = _idf_by_hand(corpus, "weekly xylophone")
-    share = math.floor(1000 * idf["week"] / sum(idf.values()))
+    share = math.floor(600 * idf["week"] / sum(idf.values()) + 400 * 1 / 2)
     assert full.score - (share + 65 + 20 + 3) in range(11)  # the rest is recency
 
 

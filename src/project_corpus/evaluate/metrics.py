@@ -18,7 +18,7 @@ from project_corpus.evaluate.dataset import EvalCase
 from project_corpus.jsonio import canonical_bytes
 from project_corpus.models import Corpus
 from project_corpus.retrieval.bundle import compile_bundle
-from project_corpus.retrieval.rank import Result
+from project_corpus.retrieval.order import Result
 from project_corpus.retrieval.rank import search
 
 ENVELOPE_BYTES = 65536

@@ -17,7 +17,7 @@ from project_corpus.retrieval import text as textmod
 from project_corpus.retrieval.bundle_format import MAX_ENVELOPE_BYTES
 from project_corpus.retrieval.bundle_format import SCHEMA_VERSION
 from project_corpus.retrieval.bundle_format import bundle_hash
-from project_corpus.retrieval.rank import Result
+from project_corpus.retrieval.order import Result
 from project_corpus.retrieval.rank import check_query
 from project_corpus.retrieval.rank import parse_int
 from project_corpus.retrieval.rank import search

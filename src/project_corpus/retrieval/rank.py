@@ -4,18 +4,17 @@ from __future__ import annotations
 
 import math
 import re
-from typing import NamedTuple
 
 from project_corpus.corpus.items import LazyItems
 from project_corpus.corpus.snapshot import paused_gc
 from project_corpus.errors import ContextError
-from project_corpus.models import FRESHNESS_REQUIREMENT
 from project_corpus.models import PROJECT_PATH
 from project_corpus.models import Corpus
-from project_corpus.models import Item
 from project_corpus.retrieval import glossary
 from project_corpus.retrieval import links
 from project_corpus.retrieval import text as textmod
+from project_corpus.retrieval.order import Result
+from project_corpus.retrieval.order import ordered
 from project_corpus.retrieval.scan import TextScan
 from project_corpus.retrieval.score import CITED_REASON
 from project_corpus.retrieval.score import Query
@@ -101,6 +100,8 @@ class Analysis:
         item = self.items[index]  # made once: a result's `Item` too
         if item.kind == "heading":
             return not self.heading_has_content(index)
+        if index in self.scan.table_heads:
+            return False
         if item.kind == "meta":
             key = item.text.partition(":")[0]
             own = PROJECT_NAMING if item.source_path == PROJECT_PATH else ()
@@ -129,21 +130,6 @@ class Analysis:
         if cached is None:
             cached = self._text_sets[index] = frozenset(textmod.stems(self.items[index].text))
         return cached
-
-
-class Result(NamedTuple):
-    item: Item
-    score: int
-    reasons: tuple[str, ...]
-
-    def as_dict(self) -> dict[str, object]:
-        data = self.item.as_dict()
-        data.update(
-            retrieval_score=self.score,
-            selection_reasons=list(self.reasons),
-            freshness_requirement=FRESHNESS_REQUIREMENT,
-        )
-        return data
 
 
 def _depth(section: str) -> int:
@@ -248,7 +234,7 @@ def search(corpus: Corpus, query: str, limit: int = DEFAULT_LIMIT) -> list[Resul
     scored = _lift_cited(scored, analysis, ctx.historical)
     # Items are indexed in (source_path, line_start) order: the index breaks ties alike.
     scored.sort(key=lambda r: (-r[0].score, r[1]))
-    return _dedup(scored, analysis, limit)
+    return ordered(scored, analysis.text_set, limit)
 
 
 def _lift_cited(
@@ -286,38 +272,6 @@ def _result(
     roles = analysis.section_roles(item.section)
     score, reasons = score_item(ctx, item, hits, translated, roles, analysis.recency)
     return Result(item, score, reasons), index
-
-
-def _dedup(scored: list[tuple[Result, int]], analysis: Analysis, limit: int) -> list[Result]:
-    kept: list[Result] = []
-    seen_text: set[str] = set()
-    kept_sets: list[frozenset[str]] = []
-    for result, index in scored:
-        norm = textmod.normalise(result.item.text)
-        if norm in seen_text:
-            continue
-        own = analysis.text_set(index)
-        if any(_near(own, other) for other in kept_sets):
-            continue
-        kept.append(result)
-        seen_text.add(norm)
-        kept_sets.append(own)
-        if len(kept) >= limit:
-            break
-    return kept
-
-
-def _near(a: frozenset[str], b: frozenset[str]) -> bool:
-    """Jaccard similarity of the stem sets ≥ 0.9 (sets under 3 stems: equal and non-empty)."""
-    size_a, size_b = len(a), len(b)
-    if size_a < 3 or size_b < 3:
-        return a == b and bool(a)
-    # The similarity is at most smaller/larger size (and division rounds monotonically), so
-    # most pairs are told apart by their sizes alone: eval's 80 searches spent ~35 ms here.
-    if min(size_a, size_b) / max(size_a, size_b) < 0.9:
-        return False
-    common = len(a & b)
-    return common / (size_a + size_b - common) >= 0.9
 
 
 def query_index(corpus: Corpus, query: str, limit: int = DEFAULT_LIMIT) -> dict[str, object]:

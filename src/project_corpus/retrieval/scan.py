@@ -25,6 +25,7 @@ from project_corpus.corpus.markdown import MAX_ITEM_CHARS
 from project_corpus.corpus.skeleton import section_path_map
 from project_corpus.corpus.skeleton import span_columns
 from project_corpus.models import Document
+from project_corpus.retrieval import tables
 from project_corpus.retrieval import text as textmod
 
 
@@ -41,11 +42,27 @@ class TextScan:
         self.doc_at = list(accumulate([len(text) + 1 for text in folded], initial=0))
         self.columns = [span_columns(doc.spans) for doc in docs]
         self._long: dict[int, bool] = {}
-        self.contexts: list[tuple[int, int]] = []  # (document, section line or -1 for its title)
+        # (document, section line, or -1 for its title, -2 for a table header: see `rows`)
+        self.contexts: list[tuple[int, int]] = []
         parts: list[str] = []
         for number, doc in enumerate(docs):
             _context(doc, number, parts, self.contexts)
+        self.rows: dict[int, range] = {}  # context number: the data rows of a table header
+        self.table_heads = self._table_headers(docs, parts)
         self.context, self.context_starts = textmod.fold_joined(parts)
+
+    def _table_headers(self, docs: list[Document], parts: list[str]) -> set[int]:
+        """Append each table's header row to PARTS as the context of its data rows
+        (docs/retrieval.md, "table header context"); the header rows' items."""
+        heads: set[int] = set()
+        for number, rows in tables.table_lines(self.blob, self.doc_at).items():
+            doc, base = docs[number], self.items.bases[number]
+            for table in tables.tables(doc.lines, rows, self.columns[number], number):
+                self.rows[len(parts)] = range(base + table.first, base + table.last + 1)
+                parts.append(doc.lines[self.columns[number][0][table.head] - 1].strip())
+                self.contexts.append((number, -2))
+                heads.add(base + table.head)
+        return heads
 
     def stems(self, prefix: str) -> dict[str, list[int]]:
         """{stem: the items holding a word with that stem} for the words starting with PREFIX
@@ -59,10 +76,11 @@ class TextScan:
         for index in sorted(long):  # its text may be cut: scanned in its own text
             for word in pattern.findall(textmod.fold(self.items.span(index).text)):
                 found.setdefault(textmod.stem(word), []).append(index)
+        rows = self.rows
         for match in pattern.finditer(self.context):
-            where = self.contexts[bisect_right(self.context_starts, match.start()) - 1]
+            at = bisect_right(self.context_starts, match.start()) - 1
             words = found.setdefault(textmod.stem(match.group()), [])
-            words.extend(self._context_items(*where))
+            words.extend(rows[at] if at in rows else self._context_items(*self.contexts[at]))
         return found
 
     def _blob_words(self, pattern: re.Pattern[str], found: dict[str, list[int]]) -> set[int]:

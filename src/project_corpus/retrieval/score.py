@@ -20,6 +20,11 @@ from project_corpus.models import Item
 from project_corpus.retrieval import text as textmod
 
 LEXICAL_WEIGHT = 1000
+# The lexical share blends the query's IDF weight of the hit terms (rare words count more)
+# with the share of the query's distinct terms hit (each word of the question counts):
+# 600 + 400 = LEXICAL_WEIGHT; docs/retrieval.md has the measurements.
+LEXICAL_IDF_WEIGHT = 600
+LEXICAL_COUNT_WEIGHT = LEXICAL_WEIGHT - LEXICAL_IDF_WEIGHT
 PHRASE_WEIGHT = 50
 ROLE_WEIGHT = 500
 SECTION_WEIGHT = 3
@@ -81,6 +86,20 @@ def share(query: Query, terms: frozenset[str] | set[str], weight: int) -> int:
     return cached
 
 
+def lexical(query: Query, hits: frozenset[str]) -> int:
+    """The lexical share of an item that holds the query terms HITS (memoised per query):
+    600 × the IDF share plus 400 × the share of distinct query terms, rounded down."""
+    key = (hits, LEXICAL_WEIGHT)
+    cached = query.shares.get(key)
+    if cached is None:
+        weights = query.idf
+        # fsum is exactly rounded, so the share never depends on the (hash-seeded) set order.
+        by_idf = LEXICAL_IDF_WEIGHT * math.fsum(weights[t] for t in hits) / query.total_idf
+        by_count = LEXICAL_COUNT_WEIGHT * len(hits) / len(query.terms)
+        cached = query.shares[key] = math.floor(math.fsum((by_idf, by_count)))
+    return cached
+
+
 def _contains_sequence(haystack: list[str], needle: list[str]) -> bool:
     width = len(needle)
     return any(haystack[i : i + width] == needle for i in range(len(haystack) - width + 1))
@@ -93,7 +112,7 @@ def _evidence(
     reasons = [f"lexical_terms:{_joined(hits)}"]
     if translated:
         reasons += _translation_reasons(translated)
-    score = share(query, hits, LEXICAL_WEIGHT)
+    score = lexical(query, hits)
     phrase_possible = len(query.seq) >= 2 and len(hits) == len(query.terms)
     if phrase_possible and _contains_sequence(
         textmod.content_stems(item.text, query.seq), query.seq

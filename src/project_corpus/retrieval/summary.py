@@ -26,7 +26,7 @@ from project_corpus.models import Corpus
 from project_corpus.models import Document
 from project_corpus.models import Source
 from project_corpus.models import Span
-from project_corpus.retrieval.rank import Result
+from project_corpus.retrieval.order import Result
 
 SUMMARY_RESERVE = 8
 MANDATORY_SCORE = 10_000

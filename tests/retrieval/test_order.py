@@ -1,0 +1,83 @@
+"""Table rows read under their header row, the lexical blend, and crowded sources yielding."""
+
+from __future__ import annotations
+
+import math
+
+from project_corpus.corpus.markdown import parse_document
+from project_corpus.corpus.snapshot import collect
+from project_corpus.retrieval.order import CROWDING_REASON
+from project_corpus.retrieval.rank import search
+from project_corpus.retrieval.score import Query
+from project_corpus.retrieval.score import lexical
+from project_corpus.retrieval.tables import headers
+from project_corpus.retrieval.tables import is_rule
+from tests.conftest import MakeCorpus
+from tests.conftest import report
+
+R = ".project-corpus/reports/"
+TABLE = """
+| Row | Distance (m) | Packet loss |
+|---|---:|---|
+| Row 3 | 120 | 0 % |
+| Row 14 (north wall) | 450 | 31 % |
+"""
+
+
+def test_a_data_row_answers_with_its_header_row_words(make_corpus: MakeCorpus) -> None:
+    text = report("range-test", "2026-10-28", "The gateway reaches every row.", TABLE)
+    root = make_corpus({f"{R}range-test.md": text})
+    results = search(collect(root), "what was the packet loss on row 14")
+    assert results[0].item.text == "| Row 14 (north wall) | 450 | 31 % |"
+    assert results[0].reasons[0] == "lexical_terms:14,loss,packet,row"
+
+
+def test_the_header_row_of_a_table_with_data_is_no_result(make_corpus: MakeCorpus) -> None:
+    text = report("range-test", "2026-10-28", "The gateway reaches every row.", TABLE)
+    root = make_corpus({f"{R}range-test.md": text})
+    texts = [r.item.text for r in search(collect(root), "packet loss", 20)]
+    assert "| Row | Distance (m) | Packet loss |" not in texts
+    assert "| Row 3 | 120 | 0 % |" in texts
+
+
+def test_a_table_without_a_delimiter_row_has_no_header() -> None:
+    doc = parse_document("# T\n\n| a | b |\n| c | d |\n\n| e | f |\n|---|---|\n")
+    assert headers(doc.spans) == {}
+    assert is_rule("|:--|--:|")
+    assert is_rule("---|---")
+    assert not is_rule("| - | x |")
+    assert not is_rule("| | |")
+
+
+def test_a_table_split_by_a_blank_line_ends_at_the_blank_line() -> None:
+    doc = parse_document("# T\n\n| h |\n|---|\n| one |\n\n| two |\n")
+    found = headers(doc.spans)
+    texts = {doc.spans[row].text: doc.spans[head].text for row, head in found.items()}
+    assert texts == {"| one |": "| h |", "| h |": "| h |"}
+
+
+def test_the_lexical_share_blends_idf_weight_and_the_share_of_terms_hit() -> None:
+    weights = {"model": 1.0, "use": 1.0, "bee": 0.7, "wild": 0.7, "formula": 2.0}
+    query = Query([], frozenset(weights), weights, math.fsum(weights.values()), False, {}, {})
+    two_rare = frozenset({"model", "use"})  # IDF 2.0 of 5.4, 2 of 5 terms
+    three_common = frozenset({"bee", "model", "wild"})  # IDF 2.4 of 5.4, 3 of 5 terms
+    assert lexical(query, two_rare) == math.floor(600 * 2.0 / 5.4 + 400 * 2 / 5)
+    assert lexical(query, three_common) > lexical(query, two_rare)
+    assert lexical(query, frozenset(weights)) in (999, 1000)
+
+
+def test_a_source_third_result_yields_to_a_comparable_other_source(
+    make_corpus: MakeCorpus,
+) -> None:
+    lines = "\n".join(f"- Windows job {n} fails on include paths." for n in range(4))
+    long = report("ci-matrix", "2026-11-25", "The Windows job fails.", f"\n## Runs\n{lines}\n")
+    root = make_corpus({f"{R}ci-matrix.md": long})
+    results = search(collect(root), "windows job fails", 20)
+    own = [r for r in results if r.item.source_path == f"{R}ci-matrix.md"]
+    assert all(CROWDING_REASON not in r.reasons for r in own[:2])
+    assert all(r.reasons[-1] == CROWDING_REASON for r in own[2:])
+    assert len(own) > 2
+    scores = [r.score for r in results]
+    assert scores == sorted(scores, reverse=True)
+    plain = {r.item.line_start: r.score for r in search(collect(root), "windows job fails", 2)}
+    assert own[0].score == plain[own[0].item.line_start]
