@@ -5,13 +5,15 @@ from __future__ import annotations
 import math
 
 from project_corpus.corpus.markdown import parse_document
+from project_corpus.corpus.skeleton import span_columns
 from project_corpus.corpus.snapshot import collect
 from project_corpus.retrieval.order import CROWDING_REASON
 from project_corpus.retrieval.rank import search
 from project_corpus.retrieval.score import Query
 from project_corpus.retrieval.score import lexical
-from project_corpus.retrieval.tables import headers
 from project_corpus.retrieval.tables import is_rule
+from project_corpus.retrieval.tables import table_lines
+from project_corpus.retrieval.tables import tables
 from tests.conftest import MakeCorpus
 from tests.conftest import report
 
@@ -40,20 +42,27 @@ def test_the_header_row_of_a_table_with_data_is_no_result(make_corpus: MakeCorpu
     assert "| Row 3 | 120 | 0 % |" in texts
 
 
+def _tables(text: str) -> list[tuple[str, list[str]]]:
+    """(header row, data rows) of each table with data rows in TEXT."""
+    doc = parse_document(text)
+    blob = "\n".join(doc.lines)
+    rows = table_lines(blob, [0, len(blob) + 1]).get(0, [])
+    found = tables(doc.lines, rows, span_columns(doc.spans), 0)
+    spans = doc.spans
+    return [(spans[t.head].text, [s.text for s in spans[t.first : t.last + 1]]) for t in found]
+
+
 def test_a_table_without_a_delimiter_row_has_no_header() -> None:
-    doc = parse_document("# T\n\n| a | b |\n| c | d |\n\n| e | f |\n|---|---|\n")
-    assert headers(doc.spans) == {}
+    assert _tables("# T\n\n| a | b |\n| c | d |\n\n| e | f |\n|---|---|\n") == []
     assert is_rule("|:--|--:|")
     assert is_rule("---|---")
     assert not is_rule("| - | x |")
     assert not is_rule("| | |")
 
 
-def test_a_table_split_by_a_blank_line_ends_at_the_blank_line() -> None:
-    doc = parse_document("# T\n\n| h |\n|---|\n| one |\n\n| two |\n")
-    found = headers(doc.spans)
-    texts = {doc.spans[row].text: doc.spans[head].text for row, head in found.items()}
-    assert texts == {"| one |": "| h |", "| h |": "| h |"}
+def test_a_table_ends_at_a_blank_line_and_a_row_in_code_is_no_row() -> None:
+    text = "# T\n\n| h |\n|---|\n| one |\n| two |\n\n| three |\n```\n| h |\n|---|\n| x |\n```\n"
+    assert _tables(text) == [("| h |", ["| one |", "| two |"])]
 
 
 def test_the_lexical_share_blends_idf_weight_and_the_share_of_terms_hit() -> None:

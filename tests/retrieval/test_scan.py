@@ -1,5 +1,6 @@
 """One scan of the folded sources finds, for every word prefix, exactly the stems each item
-would show if its own text, section path and document title were folded and scanned alone."""
+would show if its own text, section path and document title (and a table data row's header
+row) were folded and scanned alone."""
 
 from __future__ import annotations
 
@@ -71,10 +72,24 @@ def naive(items: LazyItems, prefix: str) -> dict[str, set[int]]:
         source, _ = items.locate(index)
         span = items.span(index)
         title = next((h.title for h in source.doc.headings if h.level == 1), "")
-        part = textmod.fold(f"{span.text}\n{span.section}\n{title}")
+        part = textmod.fold(f"{span.text}\n{span.section}\n{title}\n{_header(items, index)}")
         for word in pattern.findall(part):
             found.setdefault(textmod.stem(word), set()).add(index)
     return found
+
+
+def _header(items: LazyItems, index: int) -> str:
+    """The header row of the table whose data row is item INDEX, else "" (a run of
+    line-adjacent one-line table items: header, delimiter row, data rows)."""
+    source, at = items.locate(index)
+    spans = source.doc.spans
+    first = at
+    while first > 0 and spans[first - 1].kind == "table" and spans[first].kind == "table":
+        if spans[first - 1].line_end + 1 != spans[first].line_start:
+            break
+        first -= 1
+    rule_ok = at - first >= 2 and set(spans[first + 1].text) <= set("|-: \t")
+    return spans[first].text if rule_ok and "-" in spans[first + 1].text else ""
 
 
 def scanned(items: LazyItems, prefix: str) -> dict[str, set[int]]:
