@@ -76,3 +76,18 @@ def test_span_texts_and_columns_are_those_of_the_spans(lines: list[str]) -> None
         assert [list(column) for column in span_columns(spans)[:2]] == list(columns)
     rebuilt.spans[0:1]  # a slice makes every span: their texts are then reused
     assert span_texts(rebuilt.spans) == expected
+
+
+def test_rebuilt_spans_equal_and_hash_as_the_parsed_tuple() -> None:
+    text = "# T\nKey: v\n\n## S\nbody line\n\n- item\n"
+    doc = parse_document(text)
+    rebuilt = rebuild(text, skeleton_of(doc))
+    assert isinstance(doc.spans, tuple)
+    assert rebuilt.spans == doc.spans
+    assert doc.spans == rebuilt.spans
+    assert hash(rebuilt) == hash(doc)
+    assert {rebuilt, doc} == {doc}
+    assert rebuilt.spans[-1] == doc.spans[-1]
+    assert rebuilt.spans[1:3] == doc.spans[1:3]
+    with pytest.raises(IndexError):
+        rebuilt.spans[len(doc.spans)]

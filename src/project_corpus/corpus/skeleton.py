@@ -115,7 +115,8 @@ class SkeletonSpans(Sequence[Span]):
             return self.spans() == tuple(other)
         return NotImplemented
 
-    __hash__ = None  # type: ignore[assignment]
+    def __hash__(self) -> int:  # the tuple's: a rebuilt document hashes as the parsed one
+        return hash(self.spans())
 
     def __repr__(self) -> str:
         return repr(self.spans())
