@@ -86,7 +86,9 @@ def _write(value: object, pad: str, options: tuple[bool, bool], out: list[str]) 
             out.append("[\n" + inner + body + "\n" + pad + "]")
             return
         out.append("[\n" + inner)
-        if all(_is_flat_dict(v) for v in value):
+        if _uniform_rows(value, inner, options, out):
+            pass
+        elif all(_is_flat_dict(v) for v in value):
             _flat_dicts(value, inner, options, out)
         else:
             for n, item in enumerate(value):
@@ -126,6 +128,59 @@ def _flat_dicts(
         text = encoder.encode(values[start : start + _BATCH])[2:-2]
         head = ",\n" + pad + "{\n" if start else "{\n"
         out.append(head + inner + text.replace(between, indented_between) + "\n" + pad + "}")
+
+
+_SCALAR_NAMES = {True: "true", False: "false"}
+
+
+def _uniform_rows(
+    values: list[object] | tuple[object, ...], pad: str, options: tuple[bool, bool], out: list[str]
+) -> bool:
+    """Append VALUES, dicts that sit at PAD with one set of string keys and scalar values
+    (a report's findings), column by column: each column is encoded by a C call per value,
+    and each row is one `%` of a template of its keys. False (nothing appended) otherwise."""
+    if set(map(type, values)) != {dict}:
+        return False
+    rows: list[dict[str, object]] = values  # type: ignore[assignment]
+    keys = list(rows[0])
+    if not keys or set(map(type, keys)) != _STR_TYPE or set(map(len, rows)) != {len(keys)}:
+        return False
+    if options[0]:
+        keys.sort()
+    elif not all(map(keys.__eq__, map(list, rows))):  # one insertion order
+        return False
+    try:
+        columns = [_column([row[key] for row in rows], options) for key in keys]
+    except KeyError:  # another key set (the same size)
+        return False
+    if None in columns:
+        return False
+    inner = pad + "  "
+    names = [encode_basestring(key).replace("%", "%%") + ": %s" for key in keys]
+    template = "{\n" + inner + (",\n" + inner).join(names) + "\n" + pad + "}"
+    out.append((",\n" + pad).join(map(template.__mod__, zip(*columns, strict=True))))
+    return True
+
+
+def _column(values: list[object], options: tuple[bool, bool]) -> list[str] | None:
+    """The JSON text of each scalar in VALUES, as the C encoder writes it; None when a
+    value is not a scalar."""
+    types = set(map(type, values))
+    if types == _STR_TYPE:
+        distinct = set(values)
+        if len(distinct) * 2 > len(values):
+            return list(map(encode_basestring, values))  # type: ignore[arg-type]
+        # Thousands of findings share a few messages, details and paths: each encoded once.
+        table = {value: encode_basestring(value) for value in distinct}  # type: ignore[arg-type]
+        return list(map(table.__getitem__, values))
+    if types == {int}:
+        return list(map(int.__repr__, values))
+    if types == {bool} or types == {type(None)}:
+        return [_SCALAR_NAMES.get(value, "null") for value in values]  # type: ignore[call-overload]
+    if not types <= _SCALAR_TYPES:
+        return None
+    encode = _flat_encoder("", options).encode
+    return list(map(encode, values))
 
 
 def _reject_constant(name: str) -> object:
