@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from collections.abc import Sequence
+from operator import itemgetter
 
 from project_corpus.digest import sha256_hex
 from project_corpus.doctor._config import DEFAULT
@@ -34,8 +35,10 @@ def fingerprint(code: str, path: str, anchor: str, occurrence: int = 1) -> str:
 
 
 def _fingerprint(code: str, path: str, normalised: str, occurrence: int) -> str:
-    parts = [code, path, normalised] + ([str(occurrence)] if occurrence > 1 else [])
-    return sha256_hex("\0".join(parts).encode("utf-8", "backslashreplace"))[:32]
+    text = f"{code}\0{path}\0{normalised}"
+    if occurrence > 1:
+        text = f"{text}\0{occurrence}"
+    return sha256_hex(text.encode("utf-8", "backslashreplace"))[:32]
 
 
 def message(check: Check, detail: str) -> str:
@@ -90,6 +93,10 @@ class _Suppressor:
         self.corpus, self.config, self.used = corpus, config, used
         self.cache: dict[str, Directives] = {}
 
+    def active(self, path: str) -> bool:
+        """Whether an issue at PATH may be suppressed at all (a directive or an ignore)."""
+        return bool(self._directives(path).directives or self.config.ignore)
+
     def kind(self, check: Check, issue: Issue) -> str | None:
         if check.gate:
             return None
@@ -110,6 +117,10 @@ class _Suppressor:
         return found
 
 
+# The report's order: path, line, code, then the anchor (the fields of `Issue`).
+_ORDER = itemgetter(1, 2, 0, 4)
+
+
 def finalize(
     issues: Sequence[Issue],
     checks: Mapping[str, Check],
@@ -123,25 +134,30 @@ def finalize(
     seen: dict[tuple[str, str, str], int] = {}
     entries = []
     texts = _Texts()
-    for issue in sorted(issues, key=lambda i: (i.path, i.line, i.code, i.anchor)):
-        check = checks[issue.code]
-        anchor = issue.anchor if issue.normalised else normalise(issue.anchor)
-        key = (issue.code, issue.path, anchor)
+    severities = {code: config.rules.get(code, check.severity) for code, check in checks.items()}
+    path, shown, active = None, "", False  # sorted by path: each path's facts once
+    for issue in sorted(issues, key=_ORDER):
+        code, _, line, detail, anchor, _, extra, normalised = issue
+        if issue.path != path:
+            path, shown, active = issue.path, texts.path(issue.path), suppressor.active(issue.path)
+        check = checks[code]
+        anchor = anchor if normalised else normalise(anchor)
+        key = (code, path, anchor)
         occurrence = seen[key] = seen.get(key, 0) + 1
-        suppression = suppressor.kind(check, issue)
+        suppression = suppressor.kind(check, issue) if active else None
         entry: dict[str, object] = {
-            "code": issue.code,
-            "severity": config.rules.get(issue.code, check.severity),
-            "path": texts.path(issue.path),
-            "line": max(1, issue.line),
+            "code": code,
+            "severity": severities[code],
+            "path": shown,
+            "line": max(1, line),
             "message": texts.message(check, issue),
-            "detail": texts.one_line(issue.detail),
-            "fingerprint": _fingerprint(issue.code, issue.path, anchor, occurrence),
+            "detail": texts.one_line(detail),
+            "fingerprint": _fingerprint(code, path, anchor, occurrence),
             "suppressed": suppression is not None,
             "suppression": suppression,
         }
-        if issue.extra:
-            entry.update(issue.extra)
+        if extra:
+            entry.update(extra)
         entries.append(entry)
     return entries
 
