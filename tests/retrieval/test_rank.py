@@ -16,6 +16,7 @@ from project_corpus.corpus.snapshot import collect
 from project_corpus.errors import ContextError
 from project_corpus.models import Corpus
 from project_corpus.retrieval import score
+from project_corpus.retrieval.order import _KeptSets
 from project_corpus.retrieval.order import _near
 from project_corpus.retrieval.rank import check_limit
 from project_corpus.retrieval.rank import parse_int
@@ -243,6 +244,21 @@ def test_near_duplicate_rule_is_the_jaccard_formula(a: frozenset[str], b: frozen
     expected = a == b and bool(a) if min(len(a), len(b)) < 3 else len(a & b) / len(a | b) >= 0.9
     assert _near(a, b) is expected
     assert _near(b, a) is expected
+
+
+@settings(max_examples=300, deadline=None)
+@given(kept=st.lists(stem_sets, max_size=12), own=stem_sets)
+@example(kept=[frozenset("abcdefghij")], own=frozenset("abcdefghi"))  # exactly 0.9
+@example(kept=[frozenset("ab"), frozenset()], own=frozenset("ab"))
+@example(kept=[frozenset()], own=frozenset())  # empty sets are never near
+def test_kept_sets_by_size_find_a_near_duplicate_exactly_when_any_pair_is_near(
+    kept: list[frozenset[str]], own: frozenset[str]
+) -> None:
+    """Comparing only with the kept sets of a possible size decides as comparing with all."""
+    sets = _KeptSets()
+    for one in kept:
+        sets.add(one)
+    assert sets.has_near(own) is any(_near(own, other) for other in kept)
 
 
 def test_foreign_items_are_never_results(make_corpus: MakeCorpus) -> None:

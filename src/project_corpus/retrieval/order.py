@@ -45,7 +45,7 @@ def ordered(
     line_start), de-duplicated, crowded sources demoted, re-sorted."""
     kept: list[tuple[int, int, Result]] = []
     seen_text: set[str] = set()
-    kept_sets: list[frozenset[str]] = []
+    kept_sets = _KeptSets()
     per_source: dict[str, int] = {}
     floor: list[tuple[int, int]] = []  # the LIMIT best (score, −index) kept so far, ascending
     for result, index in scored:
@@ -55,10 +55,10 @@ def ordered(
         if norm in seen_text:
             continue
         own = text_set(index)
-        if any(_near(own, other) for other in kept_sets):
+        if kept_sets.has_near(own):
             continue
         seen_text.add(norm)
-        kept_sets.append(own)
+        kept_sets.add(own)
         path = result.item.source_path
         rank = per_source[path] = per_source.get(path, 0) + 1
         if rank > CROWDING_FREE:
@@ -70,6 +70,33 @@ def ordered(
             del floor[0]
     kept.sort(key=lambda entry: entry[:2])
     return [result for *_, result in kept[:limit]]
+
+
+class _KeptSets:
+    """The stem sets of the kept results, those under 3 stems as a set and the others by
+    size: `_near` holds only between sets of similar sizes (or equal small sets), so a new
+    set is compared with the kept sets of the sizes that can be near it, not with all."""
+
+    def __init__(self) -> None:
+        self.small: set[frozenset[str]] = set()
+        self.by_size: dict[int, list[frozenset[str]]] = {}
+
+    def add(self, stems: frozenset[str]) -> None:
+        if len(stems) < 3:
+            self.small.add(stems)
+        else:
+            self.by_size.setdefault(len(stems), []).append(stems)
+
+    def has_near(self, own: frozenset[str]) -> bool:
+        """Whether `_near(own, kept)` holds for a kept set."""
+        size = len(own)
+        if size < 3:
+            return bool(own) and own in self.small
+        for other_size, sets in self.by_size.items():
+            possible = min(size, other_size) / max(size, other_size) >= 0.9
+            if possible and any(_near(own, other) for other in sets):
+                return True
+        return False
 
 
 def _near(a: frozenset[str], b: frozenset[str]) -> bool:
