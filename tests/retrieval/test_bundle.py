@@ -237,7 +237,7 @@ def test_sealing_a_bundle_past_the_envelope_is_bundle_limit() -> None:
 
 def test_a_ranked_item_already_in_the_bundle_is_not_added_twice(make_corpus: MakeCorpus) -> None:
     corpus = load_verified(built(make_corpus))
-    results, _ = bundle_mod.ranked_results(corpus, "latency")
+    results, _ = bundle_mod.ranked_results("latency", search(corpus, "latency", 100))
     items = [results[0].as_dict()]
     snapshot = {results[0].item.source_path: results[0].item.source_sha256}
     used, over_budget, over_envelope = bundle_mod.select_ranked(

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import json
 import math
+from pathlib import Path
 
 from project_corpus.corpus.markdown import parse_document
 from project_corpus.corpus.skeleton import span_columns
 from project_corpus.corpus.snapshot import collect
+from project_corpus.retrieval.bundle import bundle_and_search
+from project_corpus.retrieval.bundle import compile_bundle
 from project_corpus.retrieval.order import CROWDING_REASON
 from project_corpus.retrieval.rank import search
 from project_corpus.retrieval.score import Query
@@ -90,3 +94,18 @@ def test_a_source_third_result_yields_to_a_comparable_other_source(
     assert scores == sorted(scores, reverse=True)
     plain = {r.item.line_start: r.score for r in search(collect(root), "windows job fails", 2)}
     assert own[0].score == plain[own[0].item.line_start]
+
+
+def test_a_shorter_search_is_the_head_of_the_bundles_search(example: Path) -> None:
+    """Eval takes a case's search from its bundle's (limit 100): for every query of the
+    example's dataset and more, the first N results of that search are `search`'s with N."""
+    corpus = collect(example)
+    dataset = json.loads((example / "eval.json").read_text("utf-8"))
+    queries = [case["query"] for case in dataset["cases"]]
+    queries += ["eviction policy", "cache", "what changed in the report history", "статус"]
+    for query in queries:
+        bundle, found = bundle_and_search(corpus, query, 1200)
+        assert found == search(corpus, query, 100)
+        assert bundle["items"] == compile_bundle(corpus, query, 1200)["items"]
+        for limit in (1, 2, 3, 5, 10, 20, 50):
+            assert search(corpus, query, limit) == found[:limit], (query, limit)

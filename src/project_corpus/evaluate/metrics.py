@@ -17,9 +17,10 @@ from typing import NamedTuple
 from project_corpus.evaluate.dataset import EvalCase
 from project_corpus.jsonio import canonical_bytes
 from project_corpus.models import Corpus
-from project_corpus.retrieval.bundle import compile_bundle
+from project_corpus.retrieval.bundle import bundle_and_search
 from project_corpus.retrieval.order import Result
-from project_corpus.retrieval.rank import search
+from project_corpus.retrieval.rank import check_limit
+from project_corpus.retrieval.rank import check_query
 
 ENVELOPE_BYTES = 65536
 
@@ -58,12 +59,14 @@ class Observation(NamedTuple):
 
 
 def observe(corpus: Corpus, case: EvalCase) -> Observation:
-    """Run retrieval and compile the bundle twice (for the repeatability metric)."""
-    results = search(corpus, case.query, case.retrieval_limit)
-    bundle = compile_bundle(corpus, case.query, case.max_tokens)
-    repeat_results = search(corpus, case.query, case.retrieval_limit)
-    repeat_bundle = compile_bundle(corpus, case.query, case.max_tokens)
-    return Observation(corpus, case, results, bundle, repeat_results, repeat_bundle)
+    """Run retrieval and compile the bundle twice (for the repeatability metric). The case's
+    search is the first `retrieval_limit` results of the search its bundle ranks from (the
+    same results as its own search: `bundle_and_search`)."""
+    limit = check_limit(case.retrieval_limit)
+    check_query(case.query)
+    bundle, found = bundle_and_search(corpus, case.query, case.max_tokens)
+    repeat_bundle, repeat_found = bundle_and_search(corpus, case.query, case.max_tokens)
+    return Observation(corpus, case, found[:limit], bundle, repeat_found[:limit], repeat_bundle)
 
 
 def _unique(values: tuple[str, ...] | None) -> list[str]:

@@ -55,9 +55,8 @@ def estimate_tokens(text: str) -> int:
 # --- ranked items -----------------------------------------------------------------------------
 
 
-def ranked_results(corpus: Corpus, query: str) -> tuple[list[Result], int]:
-    """Query results (limit 100) after the history filter, and how many it excluded."""
-    results = search(corpus, query, RETRIEVAL_LIMIT)
+def ranked_results(query: str, results: list[Result]) -> tuple[list[Result], int]:
+    """The query's RESULTS (limit 100) after the history filter, and how many it excluded."""
     if textmod.has_historical_intent(textmod.query_stems(query)):
         return results, 0
     excluded = {"superseded"}
@@ -179,6 +178,16 @@ def compile_bundle(
     corpus: Corpus, query: str, max_tokens: int = DEFAULT_TOKENS
 ) -> dict[str, object]:
     """The Context Bundle v1 for QUERY over a verified CORPUS (docs/bundle.md)."""
+    return bundle_and_search(corpus, query, max_tokens)[0]
+
+
+def bundle_and_search(
+    corpus: Corpus, query: str, max_tokens: int
+) -> tuple[dict[str, object], list[Result]]:
+    """`compile_bundle`'s bundle and the search it ranked from (limit 100, before the history
+    filter). The first N results of that search are `search(corpus, query, N)`'s (a kept
+    item never yields its place to one the shorter search stops before): eval takes a case's
+    search from it instead of searching again."""
     max_tokens = check_budget(max_tokens)
     check_query(query)
     entries = mandatory_entries(corpus, max_tokens)
@@ -191,7 +200,8 @@ def compile_bundle(
             f"the mandatory summaries alone need {base} bytes, more than {MAX_ENVELOPE_BYTES}",
         )
     mandatory_tokens = sum(estimate_tokens(str(item["text"])) for item in items)
-    results, filtered = ranked_results(corpus, query)
+    found = search(corpus, query, RETRIEVAL_LIMIT)
+    results, filtered = ranked_results(query, found)
     snapshot = bundle["selected_source_snapshot"]
     assert isinstance(snapshot, dict)
     used, over_budget, over_envelope = select_ranked(
@@ -200,4 +210,4 @@ def compile_bundle(
     bundle["budget"] = _budget(
         max_tokens, mandatory_tokens + used, over_budget, over_envelope, filtered
     )
-    return _seal(bundle)
+    return _seal(bundle), found
