@@ -748,3 +748,20 @@ def test_property_any_source_edit_changes_digest_and_hash(
     after = compile_bundle(fresh(root), "cache память")
     assert after["source_snapshot_digest"] != before["source_snapshot_digest"]
     assert after["bundle_sha256"] != before["bundle_sha256"]
+
+
+def test_a_reused_mandatory_part_is_the_freshly_made_one_and_cannot_be_changed_by_a_caller(
+    example: Path,
+) -> None:
+    """The mandatory summaries are made once per corpus and budget; a caller that edits a
+    bundle does not edit the next one, and every bundle equals one from a fresh corpus."""
+    corpus = collect(example)
+    for budget in (300, 1200, 300):
+        first = compile_bundle(corpus, "eviction policy", budget)
+        items = first["items"]
+        assert isinstance(items, list)
+        items[0]["text"] = "edited by a caller"
+        again = compile_bundle(corpus, "eviction policy", budget)
+        fresh = compile_bundle(collect(example), "eviction policy", budget)
+        assert {**again, "created_at": ""} == {**fresh, "created_at": ""}
+        assert again["bundle_sha256"] == first["bundle_sha256"]

@@ -111,6 +111,23 @@ def select_ranked(
 
 # --- the bundle -------------------------------------------------------------------------------
 
+Entries = list[tuple[dict[str, object], dict[str, object]]]
+# The mandatory part depends on the corpus and the budget only: made once per pair (eval
+# compiles two bundles per case on one corpus), for the last corpus seen, like its analysis.
+_MANDATORY: dict[int, tuple[Corpus, dict[int, Entries]]] = {}
+
+
+def _mandatory(corpus: Corpus, max_tokens: int) -> Entries:
+    """`mandatory_entries(corpus, max_tokens)`, as fresh dicts each call."""
+    held = _MANDATORY.get(id(corpus))
+    if held is None or held[0] is not corpus:
+        _MANDATORY.clear()
+        held = _MANDATORY[id(corpus)] = (corpus, {})
+    entries = held[1].get(max_tokens)
+    if entries is None:
+        entries = held[1][max_tokens] = mandatory_entries(corpus, max_tokens)
+    return [(dict(item), dict(read)) for item, read in entries]
+
 
 def _budget(
     max_tokens: int, estimated: int, budget: int, envelope: int, history: int
@@ -190,7 +207,7 @@ def bundle_and_search(
     search from it instead of searching again."""
     max_tokens = check_budget(max_tokens)
     check_query(query)
-    entries = mandatory_entries(corpus, max_tokens)
+    entries = _mandatory(corpus, max_tokens)
     items = [item for item, _ in entries]
     bundle = _skeleton(corpus, query, max_tokens, items, [read for _, read in entries])
     base = len(canonical_bytes(bundle))
