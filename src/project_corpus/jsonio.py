@@ -52,6 +52,7 @@ _SCALAR_TYPES = frozenset({str, int, float, bool, type(None)})
 _STR_TYPE = frozenset({str})
 # Flat dicts encoded per C call: small texts reuse memory instead of faulting in new pages.
 _BATCH = 64
+_ROWS = 256
 
 
 @lru_cache(maxsize=64)
@@ -150,15 +151,19 @@ def _uniform_rows(
     elif not all(map(keys.__eq__, map(list, rows))):  # one insertion order
         return False
     try:
-        columns = [_column([row[key] for row in rows], options) for key in keys]
+        encoded = [_column([row[key] for row in rows], options) for key in keys]
     except KeyError:  # another key set (the same size)
         return False
-    if None in columns:
+    columns = [column for column in encoded if column is not None]
+    if len(columns) < len(keys):  # a value that is not a scalar
         return False
     inner = pad + "  "
     names = [encode_basestring(key).replace("%", "%%") + ": %s" for key in keys]
     template = "{\n" + inner + (",\n" + inner).join(names) + "\n" + pad + "}"
-    out.append((",\n" + pad).join(map(template.__mod__, zip(*columns, strict=True))))
+    separator = ",\n" + pad
+    for start in range(0, len(rows), _ROWS):  # a block at a time: small texts reuse memory
+        block = zip(*[column[start : start + _ROWS] for column in columns], strict=True)
+        out.append((separator if start else "") + separator.join(map(template.__mod__, block)))
     return True
 
 
