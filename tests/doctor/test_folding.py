@@ -9,7 +9,9 @@ from hypothesis import strategies as st
 from project_corpus.corpus.markdown import parse_document
 from project_corpus.doctor import _volatile as volatile
 from project_corpus.doctor.content import CLAIM_KINDS
+from project_corpus.doctor.content import _duplicates
 from project_corpus.doctor.content import term_candidates
+from project_corpus.models import Source
 from project_corpus.retrieval.text import collapse_all
 from project_corpus.retrieval.text import collapse_whitespace
 from project_corpus.retrieval.text import normalise
@@ -34,6 +36,8 @@ LINES = [
     "code today",
     "plain words",
     "x_today",
+    "Straße today",
+    "ǅİ ﬃ сейчас",
     "",
     "",
 ]
@@ -52,6 +56,24 @@ def test_every_claim_with_a_term_is_a_candidate(lines: list[str]) -> None:
             assert span in found
         if span.kind not in CLAIM_KINDS:
             assert span not in found
+
+
+def test_equal_hashes_of_different_texts_are_not_duplicates() -> None:
+    # The duplicate check counts hashes of the normalised texts, then groups by the texts.
+    doc = parse_document(
+        "An item that is long enough to count.\n\nAnother item, long enough too.\n"
+    )
+    source = Source("a.md", "0" * 64, 1, "report", "HISTORY", "historical", None, "p", False, doc)
+    spans = list(doc.spans)
+    assert list(_duplicates(spans, [7, 7], [0], [source])) == []
+    same = [
+        spans[0],
+        spans[0]._replace(line_start=3, text="AN ITEM that is  long enough to count."),
+    ]
+    found = list(_duplicates(same, [7, 7], [0], [source]))
+    assert [(issue.path, issue.line, issue.detail) for issue in found] == [
+        ("a.md", 3, "same text as a.md:1")
+    ]
 
 
 def test_no_terms_means_no_candidates() -> None:

@@ -110,7 +110,7 @@ def gather(
         candidates=candidate_files,
         snapshot_issues=_by_code(from_finding(f) for f in corpus.findings),
         candidate_issues=_candidate_issues(candidate_files, corpus),
-        folded={},
+        scans={},
         gates=GATES,
         today=today,
     )

@@ -68,6 +68,16 @@ class LoadedJSON(NamedTuple):
     text: str
 
 
+class ContentScan(NamedTuple):
+    """What the duplicate and volatile checks read of one source (`content._scan`): its
+    counted items, the hash of each one's normalised text, and the claims holding a volatile
+    key word with their casefolded texts."""
+
+    counted: list[Span]
+    hashes: list[int]
+    candidates: list[tuple[Span, str]]
+
+
 class DoctorView(NamedTuple):
     """Everything the checks read, gathered once by `memory_doctor`."""
 
@@ -81,7 +91,7 @@ class DoctorView(NamedTuple):
     candidates: tuple[LoadedJSON, ...]
     snapshot_issues: dict[str, tuple[Issue, ...]]  # engine findings by code
     candidate_issues: dict[str, tuple[Issue, ...]]  # candidate problems by code
-    folded: dict[str, list[tuple[Span, str]]]  # content spans, casefolded, by path (content.py)
+    scans: dict[str, ContentScan]  # each source's content, by path (content.py)
     gates: dict[str, bool]  # every registered code -> whether it is a conformance gate
     today: date | None = None  # the UTC date STATUS_AGE compares with (injected by tests)
 

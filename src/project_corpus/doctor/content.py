@@ -18,6 +18,7 @@ from project_corpus.corpus.classify import AUTHORITY_CLASSES
 from project_corpus.corpus.classify import TIMESTAMP_KEYS
 from project_corpus.corpus.protocol import check_artifact
 from project_corpus.doctor import _volatile as volatile
+from project_corpus.doctor._records import ContentScan
 from project_corpus.doctor._records import DoctorView
 from project_corpus.doctor._records import Issue
 from project_corpus.doctor._records import check
@@ -63,23 +64,63 @@ def duplicate_memory_item(view: DoctorView) -> Iterator[Issue]:
     ## Fix
     Keep the text in one place and refer to it (by path, or a Report-ID) from the others.
     """
-    places: list[tuple[int, str, int]] = []  # (authority rank, path, line) of each text
-    texts: list[str] = []
+    spans: list[Span] = []  # the counted items of every source
+    hashes: list[int] = []  # hash(normalise(span.text)) of each
+    starts: list[int] = []  # where each source's items start in SPANS
+    owners: list[Source] = []
     for source in _own_sources(view):
-        rank, path, lines = AUTHORITY_RANK[source.authority_class], source.path, source.doc.lines
+        scan = _scan(view, source)
+        starts.append(len(spans))
+        owners.append(source)
+        spans += scan.counted
+        hashes += scan.hashes
+    yield from _duplicates(spans, hashes, starts, owners)
+
+
+def _scan(view: DoctorView, source: Source) -> ContentScan:
+    """SOURCE's content as the duplicate and volatile checks need it, from its items
+    (paragraphs, list items, table rows, code) casefolded once per run; the folded texts
+    themselves are not kept, only the volatile candidates' (docs/performance.md)."""
+    found = view.scans.get(source.path)
+    if found is None:
+        lines = source.doc.lines
+        folded = [
+            (span, span.text.casefold())
+            for span in source.doc.spans
+            if span.kind in DUPLICATE_KINDS
+        ]
         counted = [
-            (span, folded)
-            for span, folded in _folded_spans(view, source)
+            (span, text)
+            for span, text in folded
             if len(span.text) >= MIN_DUPLICATE_CHARS
             and not (span.kind == "table" and _is_table_header(lines, span))
         ]
-        places += [(rank, path, span.line_start) for span, _ in counted]
-        texts += [folded for _, folded in counted]
-    keys = collapse_all(texts)  # normalise(span.text), from the text folded once
-    counts = Counter(keys)
-    groups: dict[str, list[tuple[int, str, int]]] = {}
-    for index in [i for i, key in enumerate(keys) if counts[key] > 1]:
-        groups.setdefault(keys[index], []).append(places[index])
+        # normalise(span.text) of each, from the text folded once: only its hash is kept
+        hashes = list(map(hash, collapse_all([text for _, text in counted])))
+        candidates = term_candidates(folded, _matcher(view))
+        found = ContentScan([span for span, _ in counted], hashes, candidates)
+        view.scans[source.path] = found
+    return found
+
+
+def _matcher(view: DoctorView) -> volatile.Matcher | None:
+    """The volatile terms in use; None when there are none or the check is off."""
+    if view.config.rules.get("VOLATILE_WITHOUT_FRESHNESS") == "off":
+        return None
+    return volatile.compile_terms(volatile.effective_terms(view.config.volatile_terms))
+
+
+def _duplicates(
+    spans: list[Span], hashes: list[int], starts: list[int], owners: list[Source]
+) -> Iterator[Issue]:
+    """The copies among SPANS: texts whose hash is shared are normalised again and grouped
+    by that text (equal hashes of different texts fall into different groups)."""
+    counts = Counter(hashes)
+    groups: dict[str, list[tuple[int, str, int]]] = {}  # (authority rank, path, line) of each
+    for index in [i for i, key in enumerate(hashes) if counts[key] > 1]:
+        source, span = owners[bisect_right(starts, index) - 1], spans[index]
+        place = (AUTHORITY_RANK[source.authority_class], source.path, span.line_start)
+        groups.setdefault(normalise(span.text), []).append(place)
     for text, group in groups.items():
         if len(text) < MIN_DUPLICATE_CHARS or not WORD_RE.search(text):
             continue
@@ -89,19 +130,6 @@ def duplicate_memory_item(view: DoctorView) -> Iterator[Issue]:
             if copy != original:
                 where = f"same text as {original[1]}:{original[2]}"
                 yield Issue("DUPLICATE_MEMORY_ITEM", copy[1], copy[2], where, text, normalised=True)
-
-
-def _folded_spans(view: DoctorView, source: Source) -> list[tuple[Span, str]]:
-    """SOURCE's content spans (paragraphs, list items, table rows, code) with their
-    casefolded text: folded once per run for the duplicate and volatile checks."""
-    found = view.folded.get(source.path)
-    if found is None:
-        found = view.folded[source.path] = [
-            (span, span.text.casefold())
-            for span in source.doc.spans
-            if span.kind in DUPLICATE_KINDS
-        ]
-    return found
 
 
 def _freshness_labelled(source: Source) -> bool:
@@ -132,7 +160,7 @@ def volatile_without_freshness(view: DoctorView) -> Iterator[Issue]:
     for source in view.corpus.sources:
         if source.source_type == "state" or source.foreign or _freshness_labelled(source):
             continue
-        claims = _unlabelled_claims(_folded_spans(view, source), regex)
+        claims = _unlabelled_claims(_scan(view, source).candidates, regex)
         # normalise(span.text) of each, from the text folded once
         anchors = collapse_all([folded for _, folded, _ in claims])
         for (span, _, term), anchor in zip(claims, anchors, strict=True):
@@ -145,11 +173,11 @@ def volatile_without_freshness(view: DoctorView) -> Iterator[Issue]:
 
 
 def _unlabelled_claims(
-    folded_spans: list[tuple[Span, str]], matcher: volatile.Matcher
+    candidates: list[tuple[Span, str]], matcher: volatile.Matcher
 ) -> list[tuple[Span, str, str]]:
     """(span, folded text, first term) of each claim with a volatile term and no date label."""
     found = []
-    for span, folded in term_candidates(folded_spans, matcher):
+    for span, folded in candidates:
         # A candidate holds a key word already (`term_candidates`): no second pre-filter.
         term = volatile.first_term(span.text, matcher)
         if term and not volatile.has_date_label(span.text):
@@ -163,6 +191,8 @@ def term_candidates(
     """The claims among FOLDED_SPANS (with their folded text) where a term's key word starts
     a word (one scan of all folded claims, joined by newlines); only these are matched
     against the terms."""
+    if matcher is None:
+        return []
     claims = [(span, text) for span, text in folded_spans if span.kind in CLAIM_KINDS]
     texts = [text for _, text in claims]
     # Where each claim starts in the joined text: its length plus one newline per claim.
