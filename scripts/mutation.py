@@ -109,7 +109,10 @@ TARGETS = {
 
 _ZERO = "os.O_RDONLY is 0 on every POSIX system: dropping it from `|` changes nothing"
 _EMPTY_READ = "with 0 bytes left the loop reads b'' and breaks: one more empty read, same data"
-_CHUNK = "the read chunk size (1 MiB): a performance choice no result depends on"
+_CHUNK = (
+    "the length asked of one read (the stat size + 1, at least 64 KiB, then 1 MiB): the loop "
+    "reads until end of file or the bound whatever it is, so the data is the same"
+)
 _FSYNC = "durability across a power loss: no test short of pulling the plug can observe it"
 _CLOSE = "an in-memory SQLite connection is freed with its object; nothing observable leaks"
 _TOKEN = "the staging name's random length: any length is unique enough and still refused"
@@ -123,6 +126,12 @@ EQUIVALENT: dict[tuple[str, str, str], str] = {
     ("fs", "_read_bounded", "`1` → 2"): "reads one byte more past the limit: the same "
     "`len(data) > max_bytes` verdict, a one-byte larger bound",
     ("fs", "_read_bounded", "`1` → 2 #2"): _CHUNK,
+    ("fs", "_read_bounded", "`1` → 0 #2"): _CHUNK,
+    ("fs", "_read_bounded", "`1` → 2 #3"): _CHUNK,
+    ("fs", "_read_bounded", "`1` → 0 #3"): _CHUNK,
+    ("fs", "_read_bounded", "`16` → 17"): _CHUNK,
+    ("fs", "_read_bounded", "`16` → 15"): _CHUNK,
+    ("fs", "_read_bounded", "`1` → 2 #4"): _CHUNK,
     ("fs", "_read_bounded", "`20` → 21"): _CHUNK,
     ("fs", "_read_bounded", "`20` → 19"): _CHUNK,
     ("fs", "_read_bounded", "`0` → -1"): _EMPTY_READ,

@@ -190,7 +190,7 @@ def read_at(
         os.close(fd)
 
 
-def _read_bounded(fd: int, max_bytes: int, size: int = 0) -> bytes:
+def _read_bounded(fd: int, max_bytes: int, size: int) -> bytes:
     """At most MAX_BYTES + 1 bytes of FD; SIZE, the size it had, is read in one call (the
     index: one read and no joining copy of its megabytes)."""
     chunks = []
