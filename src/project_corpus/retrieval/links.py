@@ -61,18 +61,31 @@ class Scored(Protocol):
     def item(self) -> Item: ...
 
 
-def cited_lifts(
-    scored: Sequence[tuple[Scored, int]], names: dict[str, str], historical: bool
-) -> dict[int, int]:
-    """{position in SCORED: its new score} for the best line of each source that a matching
-    Evidence References line cites: one point above the pointer, when that is higher."""
-    pointers = [
+def _pointers(
+    scored: Sequence[tuple[Scored, int]], names: dict[str, str]
+) -> list[tuple[int, set[str]]]:
+    """(score, cited paths) of each Evidence References line of STATUS in SCORED that cites."""
+    return [
         (result.score, cited)
         for result, _ in scored
         if result.item.source_path == STATUS_PATH and _is_pointer(result.item)
         for cited in [_cited(result.item, names)]
         if cited
     ]
+
+
+def cited_paths(scored: Sequence[tuple[Scored, int]], names: dict[str, str]) -> set[str]:
+    """The sources the pointers among SCORED cite: `cited_lifts` reads only their lines and
+    STATUS's."""
+    return set().union(*(cited for _, cited in _pointers(scored, names)))
+
+
+def cited_lifts(
+    scored: Sequence[tuple[Scored, int]], names: dict[str, str], historical: bool
+) -> dict[int, int]:
+    """{position in SCORED: its new score} for the best line of each source that a matching
+    Evidence References line cites: one point above the pointer, when that is higher."""
+    pointers = _pointers(scored, names)
     if not pointers:
         return {}
     wanted = set().union(*(cited for _, cited in pointers))

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import bisect
 from collections.abc import Callable
+from collections.abc import Iterable
 from typing import NamedTuple
 
 from project_corpus.models import FRESHNESS_REQUIREMENT
@@ -39,10 +40,10 @@ class Result(NamedTuple):
 
 
 def ordered(
-    scored: list[tuple[Result, int]], text_set: Callable[[int], frozenset[str]], limit: int
+    scored: Iterable[tuple[Result, int]], text_set: Callable[[int], frozenset[str]], limit: int
 ) -> list[Result]:
     """The first LIMIT results of SCORED (sorted by −score, then index: source_path and
-    line_start), de-duplicated, crowded sources demoted, re-sorted."""
+    line_start; read only as far as needed), de-duplicated, crowded sources demoted, re-sorted."""
     kept: list[tuple[int, int, Result]] = []
     seen_text: set[str] = set()
     kept_sets = _KeptSets()

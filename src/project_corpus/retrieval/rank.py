@@ -4,22 +4,33 @@ from __future__ import annotations
 
 import math
 import re
+from bisect import bisect_right
+from collections.abc import Iterable
+from collections.abc import Iterator
+from typing import NamedTuple
 
 from project_corpus.corpus.items import LazyItems
 from project_corpus.corpus.snapshot import paused_gc
 from project_corpus.errors import ContextError
 from project_corpus.models import PROJECT_PATH
+from project_corpus.models import STATUS_PATH
 from project_corpus.models import Corpus
 from project_corpus.retrieval import glossary
 from project_corpus.retrieval import links
+from project_corpus.retrieval import prune
 from project_corpus.retrieval import text as textmod
 from project_corpus.retrieval.order import Result
 from project_corpus.retrieval.order import ordered
 from project_corpus.retrieval.scan import TextScan
 from project_corpus.retrieval.score import CITED_REASON
+from project_corpus.retrieval.score import ROLE_WEIGHT
 from project_corpus.retrieval.score import Query
+from project_corpus.retrieval.score import evidence_bound
 from project_corpus.retrieval.score import idf
+from project_corpus.retrieval.score import prior_bound
+from project_corpus.retrieval.score import role_share
 from project_corpus.retrieval.score import score_item
+from project_corpus.retrieval.score import share
 
 MAX_LIMIT = 100
 # Metadata keys that name their own document: such a line answers a question naming it.
@@ -124,6 +135,19 @@ class Analysis:
                 return False
         return False
 
+    def owners(self, indexes: Iterable[int]) -> dict[int, int]:
+        """{index: the number of its item's source} for INDEXES, in their order."""
+        bases = self.items.bases
+        return {index: bisect_right(bases, index) - 1 for index in indexes}
+
+    def role_bound(self, ctx: Query, number: int, line: int) -> int:
+        """The role bonus of the items of source NUMBER in the section opened at LINE (no
+        `Item` made), or the most any section can give when that section is not known."""
+        section = self.scan.section_paths(number).get(line)
+        if section is None:
+            return share(ctx, frozenset().union(*ctx.roles.values()), ROLE_WEIGHT)
+        return role_share(ctx, self.section_roles(section))
+
     def text_set(self, index: int) -> frozenset[str]:
         """Stems of an item's text (near-duplicate identity)."""
         cached = self._text_sets.get(index)
@@ -206,9 +230,27 @@ def check_limit(limit: object) -> int:
     return value
 
 
-def search(corpus: Corpus, query: str, limit: int = DEFAULT_LIMIT) -> list[Result]:
-    """Ranked, de-duplicated results for QUERY (the whole of docs/retrieval.md's formula)."""
-    limit = check_limit(limit)
+class Candidates(NamedTuple):
+    """One query's candidates: the items holding a query term, and how to score one."""
+
+    ctx: Query
+    analysis: Analysis
+    matched: dict[int, frozenset[str]]  # item index: the query terms it holds
+    found: dict[int, set[str]]  # item index: the stems found in it
+    forms: dict[str, frozenset[str]]
+
+    def scored(self, index: int) -> tuple[Result, int] | None:
+        """(result, score) of candidate INDEX, None when it cannot be a result."""
+        hits = self.matched[index]
+        if not self.analysis.is_answer(index, hits, self.forms):
+            return None
+        translated = frozenset(t for t in hits if t not in self.found[index])
+        result = _result(self.ctx, self.analysis, index, hits, translated)[0]
+        return result, result.score
+
+
+def candidates(corpus: Corpus, query: str) -> Candidates:
+    """The candidates of QUERY on CORPUS (QUERY_EMPTY, QUERY_INVALID)."""
     query_seq = check_query(query)
     terms = frozenset(query_seq)
     analysis = analyse(corpus)
@@ -225,16 +267,76 @@ def search(corpus: Corpus, query: str, limit: int = DEFAULT_LIMIT) -> list[Resul
         glossary.addressed(set(terms)),
         {},
     )
-    analysis.items.prefetch(matched)
-    scored = [
-        _result(ctx, analysis, i, hits, frozenset(t for t in hits if t not in found[i]))
-        for i, hits in matched.items()
-        if analysis.is_answer(i, hits, forms)
-    ]
-    scored = _lift_cited(scored, analysis, ctx.historical)
+    return Candidates(ctx, analysis, matched, found, forms)
+
+
+def search(corpus: Corpus, query: str, limit: int = DEFAULT_LIMIT) -> list[Result]:
+    """Ranked, de-duplicated results for QUERY (the whole of docs/retrieval.md's formula),
+    candidates scored only while they could still enter the results (`prune`)."""
+    limit = check_limit(limit)
+    found = candidates(corpus, query)
+    owners = found.analysis.owners(found.matched)
+    first = _lifted_first(found, owners)
+    done = {index for _, index in first}
+    bounds = [(-bound, index) for index, bound in _bounds(found, owners) if index not in done]
+    stream = prune.lazy_order(((r, r.score, i) for r, i in first), bounds, found.scored)
+    return ordered(stream, found.analysis.text_set, limit)
+
+
+def full_search(corpus: Corpus, query: str, limit: int = DEFAULT_LIMIT) -> list[Result]:
+    """`search` scoring every candidate (the reference its early stop is tested against)."""
+    limit = check_limit(limit)
+    found = candidates(corpus, query)
+    found.analysis.items.prefetch(found.matched)
+    scored = [(made[0], i) for i in found.matched if (made := found.scored(i)) is not None]
+    scored = _lift_cited(scored, found.analysis, found.ctx.historical)
     # Items are indexed in (source_path, line_start) order: the index breaks ties alike.
     scored.sort(key=lambda r: (-r[0].score, r[1]))
-    return ordered(scored, analysis.text_set, limit)
+    return ordered(scored, found.analysis.text_set, limit)
+
+
+def _lifted_first(found: Candidates, owners: dict[int, int]) -> list[tuple[Result, int]]:
+    """The candidates of STATUS and of the sources its matching pointers cite, scored and
+    lifted (`links.cited_lifts` reads no others), in the full pass's order."""
+    made: dict[int, tuple[Result, int] | None] = {}
+    sources = found.analysis.items.sources
+
+    def score(paths: set[str]) -> list[tuple[Result, int]]:
+        for index, number in owners.items():
+            if sources[number].path in paths and index not in made:
+                scored = found.scored(index)
+                made[index] = None if scored is None else (scored[0], index)
+        return [entry for entry in made.values() if entry is not None]
+
+    names = found.analysis.report_names()
+    score(links.cited_paths(score({STATUS_PATH}), names))
+    first = [entry for index in owners if (entry := made.get(index)) is not None]
+    return _lift_cited(first, found.analysis, found.ctx.historical)
+
+
+def _bounds(found: Candidates, owners: dict[int, int]) -> Iterator[tuple[int, int]]:
+    """(index, the most it can score) of each candidate (`score.score_item` term by term)."""
+    ctx, analysis = found.ctx, found.analysis
+    sources, bases, columns = analysis.items.sources, analysis.items.bases, analysis.scan.columns
+    priors: dict[int, int] = {}
+    roles: dict[tuple[int, int], int] = {}
+    evidences: dict[frozenset[str], int] = {}
+    for index, number in owners.items():
+        prior = priors.get(number)
+        if prior is None:
+            prior = priors[number] = prior_bound(ctx, sources[number], analysis.recency)
+        hits = found.matched[index]
+        evidence = evidences.get(hits)
+        if evidence is None:
+            evidence = evidences[hits] = evidence_bound(ctx, hits)
+        bound = evidence + prior
+        if ctx.roles:
+            key = (number, columns[number][2][index - bases[number]])
+            role = roles.get(key)
+            if role is None:
+                role = roles[key] = analysis.role_bound(ctx, *key)
+            bound += role
+        yield index, bound
 
 
 def _lift_cited(

@@ -42,6 +42,7 @@ class TextScan:
         self.doc_at = list(accumulate([len(text) + 1 for text in folded], initial=0))
         self.columns = [span_columns(doc.spans) for doc in docs]
         self._long: dict[int, bool] = {}
+        self._paths: dict[int, dict[int, str]] = {}
         # (document, section line, or -1 for its title, -2 for a table header: see `rows`)
         self.contexts: list[tuple[int, int]] = []
         parts: list[str] = []
@@ -50,6 +51,13 @@ class TextScan:
         self.rows: dict[int, range] = {}  # context number: the data rows of a table header
         self.table_heads = self._table_headers(docs, parts)
         self.context, self.context_starts = textmod.fold_joined(parts)
+
+    def section_paths(self, number: int) -> dict[int, str]:
+        """{section line: section path} of document NUMBER (made once)."""
+        paths = self._paths.get(number)
+        if paths is None:
+            paths = self._paths[number] = section_path_map(self.items.sources[number].doc)
+        return paths
 
     def _table_headers(self, docs: list[Document], parts: list[str]) -> set[int]:
         """Append each table's header row to PARTS as the context of its data rows

@@ -17,6 +17,7 @@ from typing import NamedTuple
 from project_corpus.models import PROJECT_PATH
 from project_corpus.models import STATUS_PATH
 from project_corpus.models import Item
+from project_corpus.models import Source
 from project_corpus.retrieval import text as textmod
 
 LEXICAL_WEIGHT = 1000
@@ -137,15 +138,21 @@ def _translation_reasons(translated: frozenset[str]) -> list[str]:
     return reasons + ([f"negation_terms:{_joined(negated)}"] if negated else [])
 
 
-def _role(query: Query, item: Item, section_roles: frozenset[str]) -> tuple[int, list[str]]:
-    """The role bonus: the item lies in a section the question names."""
+def role_share(query: Query, section_roles: frozenset[str]) -> int:
+    """The role bonus of an item in a section that names SECTION_ROLES (0: none the question
+    names)."""
     names = section_roles & query.roles.keys()
     if not names:
+        return 0
+    return share(query, frozenset().union(*(query.roles[name] for name in names)), ROLE_WEIGHT)
+
+
+def _role(query: Query, item: Item, section_roles: frozenset[str]) -> tuple[int, list[str]]:
+    """The role bonus: the item lies in a section the question names."""
+    role = role_share(query, section_roles)
+    if not section_roles & query.roles.keys():
         return 0, []
-    terms = frozenset().union(*(query.roles[name] for name in names))
-    return share(query, terms, ROLE_WEIGHT), [
-        ROLE_REASONS.get(item.source_path, SECTION_ROLE_REASON)
-    ]
+    return role, [ROLE_REASONS.get(item.source_path, SECTION_ROLE_REASON)]
 
 
 def score_item(
@@ -177,3 +184,20 @@ def score_item(
         score += SECTION_WEIGHT
         reasons.append("section_provenance")
     return score, tuple(reasons)
+
+
+def evidence_bound(query: Query, hits: frozenset[str]) -> int:
+    """The most the lexical share and the phrase bonus can give an item holding HITS."""
+    phrase_possible = len(query.seq) >= 2 and len(hits) == len(query.terms)
+    return lexical(query, hits) + (PHRASE_WEIGHT if phrase_possible else 0)
+
+
+def prior_bound(query: Query, source: Source, recency: dict[str, int]) -> int:
+    """The most authority, time, recency and section provenance can give an item of SOURCE
+    (`score_item` without its evidence and role: exact but for the section's 3 points)."""
+    score = AUTHORITY_WEIGHT[source.authority_class] + TEMPORAL_WEIGHT[source.temporal_status]
+    if query.historical:
+        score += HISTORICAL_INTENT_WEIGHT.get(source.temporal_status, 0)
+    if source.timestamp and source.authority_class != "CANONICAL":
+        score += recency[source.timestamp]
+    return score + SECTION_WEIGHT
