@@ -99,6 +99,12 @@ PATTERNS: dict[str, list[tuple[Run, tuple[Make, ...]]]] = {
             ),
         )
     ],
+    "corpus.references.LINK_MARK_RE": [
+        (
+            run_of(references.LINK_MARK_RE),
+            attacks(repeat("]"), repeat("](:", ""), repeat("]]", "(")),
+        )
+    ],
     "corpus.references.LINK_DEFINITION_RE": [
         (
             run_of(references.LINK_DEFINITION_RE),

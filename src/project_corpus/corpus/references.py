@@ -46,6 +46,8 @@ PATH_RE = re.compile(r"\.project-corpus/(?:state|tasks|reports|history)/[^\s`'\"
 INLINE_LINK_RE = re.compile(
     r"\]\(\s*(<[^<>\n]*>|[^\s()<>]+)(?:\s+(?:\"[^\"\n]*\"|'[^'\n]*'|\([^()\n]*\)))?\s*\)"
 )
+# What every inline link and link definition holds: `](` or `]:`.
+LINK_MARK_RE = re.compile(r"\][(:]")
 LINK_DEFINITION_RE = re.compile(r"^ {0,3}\[[^\]\n]+\]:[ \t]*(<[^<>\n]*>|\S+)", re.MULTILINE)
 SCHEME_RE = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
 ID_TOKEN_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")
@@ -155,7 +157,7 @@ def link_target(doc_path: str, raw: str) -> str | None:
 def link_references(path: str, doc: Document, text: str | None = None) -> list[Reference]:
     """Relative Markdown links (inline and definitions) in DOC, fenced code included."""
     text = _joined(doc) if text is None else text
-    if "](" not in text and "]:" not in text:
+    if not LINK_MARK_RE.search(text):  # one scan for `](` or `]:`, not two
         return []
     matches = sorted(
         [*INLINE_LINK_RE.finditer(text), *LINK_DEFINITION_RE.finditer(text)],
