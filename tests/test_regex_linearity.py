@@ -231,6 +231,9 @@ PATTERNS: dict[str, list[tuple[Run, tuple[Make, ...]]]] = {
             ),
         )
     ],
+    "doctor._volatile.DATE_RE": [
+        (run_of(volatile.DATE_RE), attacks(repeat("1"), repeat("1234-12-1"), repeat("1234-")))
+    ],
     "doctor._volatile.DATE_LABEL_RE": [
         (
             run_of(volatile.DATE_LABEL_RE),

@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
+from project_corpus.doctor._volatile import DATE_LABEL_RE
 from project_corpus.doctor._volatile import DEFAULT_TERMS
 from project_corpus.doctor._volatile import compile_terms
 from project_corpus.doctor._volatile import effective_terms
 from project_corpus.doctor._volatile import has_date_label
 from project_corpus.doctor._volatile import volatile_term
+from project_corpus.timeparse import parse_timestamp
 
 DEFAULT = compile_terms(effective_terms({}))
 
@@ -85,6 +89,17 @@ def test_date_labels(text: str) -> None:
 )
 def test_not_date_labels(text: str) -> None:
     assert not has_date_label(text)
+
+
+PIECES = ["as of ", "verified ", "по состоянию на ", "2026-11-01", "2024-02-30", "T10:00:00Z"]
+PIECES += ["٢٠٢٦-١١-٠١", "12026-11-01", "-", "1", " ", "x", ":", "\n"]
+
+
+@given(st.lists(st.sampled_from(PIECES), max_size=12).map("".join))
+def test_the_quick_tests_before_the_date_label_search_change_nothing(text: str) -> None:
+    # has_date_label looks for a hyphen and a plain date before DATE_LABEL_RE.
+    found = any(parse_timestamp(match.group(1)) for match in DATE_LABEL_RE.finditer(text))
+    assert has_date_label(text) == found
 
 
 def test_configured_terms_replace_one_language() -> None:
