@@ -302,10 +302,13 @@ def _lifted_first(found: Candidates, owners: dict[int, int]) -> list[tuple[Resul
     sources = found.analysis.items.sources
 
     def score(paths: set[str]) -> list[tuple[Result, int]]:
-        for index, number in owners.items():
-            if sources[number].path in paths and index not in made:
-                scored = found.scored(index)
-                made[index] = None if scored is None else (scored[0], index)
+        todo = [
+            i for i, number in owners.items() if sources[number].path in paths and i not in made
+        ]
+        found.analysis.items.prefetch(todo)  # made a source at a time
+        for index in todo:
+            scored = found.scored(index)
+            made[index] = None if scored is None else (scored[0], index)
         return [entry for entry in made.values() if entry is not None]
 
     names = found.analysis.report_names()
