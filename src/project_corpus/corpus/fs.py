@@ -229,6 +229,7 @@ def read_relative(
 class _Frame(NamedTuple):
     rel_dir: str
     pending: list[str]  # names still to visit, last first
+    files: frozenset[str]  # names the directory lists as regular files: no `lstat` for them
     identity: tuple[int, int]  # (st_dev, st_ino), to re-open the same directory
 
 
@@ -250,7 +251,7 @@ def walk(root: Path, rel_dir: str) -> Iterator[tuple[int, Entry]]:
     except PermissionError:
         yield -1, Entry(rel_dir, rel_dir.rpartition("/")[2], "unreadable")
         return
-    stack = [_Frame(rel_dir, _names(fd), _identity(fd))]
+    stack = [_Frame(rel_dir, *_names(fd), _identity(fd))]
     try:
         while stack:
             frame = stack[-1]
@@ -261,7 +262,7 @@ def walk(root: Path, rel_dir: str) -> Iterator[tuple[int, Entry]]:
                 if stack:
                     fd = _reopen(root, stack[-1])
                 continue
-            entry = _entry(fd, frame.rel_dir, frame.pending.pop())
+            entry = _entry(fd, frame, frame.pending.pop())
             if entry.kind != "gone":
                 yield fd, entry
             if entry.kind == "dir":
@@ -288,9 +289,10 @@ def _open_chain(root: Path, rel: str) -> int:
     return fd
 
 
-def _names(fd: int) -> list[str]:
-    with os.scandir(fd) as it:
-        return sorted((entry.name for entry in it), reverse=True)
+def _names(fd: int) -> tuple[list[str], frozenset[str]]:
+    entries = list(os.scandir(fd))  # read to its end, which closes it
+    files = frozenset(entry.name for entry in entries if entry.is_file(follow_symlinks=False))
+    return sorted((entry.name for entry in entries), reverse=True), files
 
 
 def _identity(fd: int) -> tuple[int, int]:
@@ -298,9 +300,10 @@ def _identity(fd: int) -> tuple[int, int]:
     return st.st_dev, st.st_ino
 
 
-def _entry(dir_fd: int, rel_dir: str, name: str) -> Entry:
+def _entry(dir_fd: int, frame: _Frame, name: str) -> Entry:
     try:
-        kind = _kind(os.stat(name, dir_fd=dir_fd, follow_symlinks=False).st_mode)
+        mode = stat.S_IFREG if name in frame.files else 0  # `read_at` checks the open file
+        kind = _kind(mode or os.stat(name, dir_fd=dir_fd, follow_symlinks=False).st_mode)
     except FileNotFoundError:
         kind = "gone"
     except PermissionError:
@@ -309,8 +312,8 @@ def _entry(dir_fd: int, rel_dir: str, name: str) -> Entry:
         shown = escaped_name(name)
         # Only a folder or a would-be source matters; other files are never read.
         kind = "badname" if kind == "dir" or shown.endswith(".md") else "gone"
-        return Entry(f"{rel_dir}/{shown}", shown, kind)
-    return Entry(f"{rel_dir}/{name}", name, kind)
+        return Entry(f"{frame.rel_dir}/{shown}", shown, kind)
+    return Entry(f"{frame.rel_dir}/{name}", name, kind)
 
 
 def _descend(fd: int, entry: Entry, stack: list[_Frame]) -> tuple[int, Entry]:
@@ -328,7 +331,7 @@ def _descend(fd: int, entry: Entry, stack: list[_Frame]) -> tuple[int, Entry]:
     except OSError:
         return fd, entry._replace(kind="link")  # swapped for a link or a file since the stat
     try:
-        frame = _Frame(entry.path, _names(child), _identity(child))
+        frame = _Frame(entry.path, *_names(child), _identity(child))
     except PermissionError:
         os.close(child)
         return fd, entry._replace(kind="unreadable")
