@@ -67,6 +67,9 @@ class _Reader:
         self, root: Path, scopes: tuple[str, ...], strict: bool, skeletons: Skeletons
     ) -> None:
         self.root, self.scopes, self.strict, self.skeletons = root, scopes, strict, skeletons
+        # Every `prefix/**` scope (the usual policy): one `startswith` call per source.
+        prefixes = tuple(scope[:-2] for scope in scopes if scope.endswith("/**"))
+        self.prefixes = prefixes if len(prefixes) == len(scopes) else None
         self.findings: list[Finding] = []
         self.sources: list[RawSource] = []
         self.total_bytes = 0
@@ -78,9 +81,14 @@ class _Reader:
         self.findings.append(Finding(code, path, line, detail, anchor=f"{code}:{path}"))
 
     def walk(self, rel_dir: str, source_type: str) -> None:
+        prefixes = self.prefixes
         for dir_fd, entry in fs.walk(self.root, rel_dir):
             if entry.kind == "file":
-                if entry.name.endswith(".md") and in_scope(entry.path, self.scopes):
+                if entry.name.endswith(".md") and (
+                    entry.path.startswith(prefixes)
+                    if prefixes is not None
+                    else in_scope(entry.path, self.scopes)
+                ):
                     self._read(dir_fd, entry.path, entry.name, source_type)
             elif entry.kind != "dir" and self._could_hold_sources(dir_fd, entry):
                 self._refuse(entry)
