@@ -72,9 +72,7 @@ class Span(NamedTuple):
 
 class Document(NamedTuple):
     """A parsed Markdown document: its lines (1-based numbering is `index + 1`), the
-    (first, last) lines of each fenced code block, and its items' spans in line order.
-    `text` is the lines joined with newlines (searched whole by the snapshot, the doctor and
-    the query's scan: joined once)."""
+    (first, last) lines of each fenced code block, and its items' spans in line order."""
 
     lines: tuple[str, ...]
     meta: tuple[MetaLine, ...]
@@ -82,7 +80,6 @@ class Document(NamedTuple):
     fences: tuple[tuple[int, int], ...]
     spans: Sequence[Span]  # a tuple, or a rebuilt document's lazy `SkeletonSpans`
     nonblank_lines: int
-    text: str
 
     def meta_value(self, key: str) -> str | None:
         """The value of the first metadata line with exactly this key."""

@@ -30,26 +30,17 @@ MAX_ITEM_CHARS = 1200
 
 def split_lines(text: str) -> tuple[str, ...]:
     """Split on `\\n`; drop one trailing `\\r` per line; a final newline ends the last line."""
-    return split_text(text)[0]
-
-
-def split_text(text: str) -> tuple[tuple[str, ...], str]:
-    """(the lines of TEXT as `split_lines` cuts them, those lines joined with `\\n`): without
-    a `\\r`, the joined lines are TEXT itself less a byte order mark and a final newline."""
     text = text.removeprefix("\ufeff")
     lines = text.split("\n")
     if lines and lines[-1] == "":
         lines.pop()
-        if "\r" not in text:
-            return tuple(lines), text[:-1]
     if "\r" not in text:
-        return tuple(lines), text
-    lines = [line[:-1] if line.endswith("\r") else line for line in lines]
-    return tuple(lines), "\n".join(lines)
+        return tuple(lines)
+    return tuple(line[:-1] if line.endswith("\r") else line for line in lines)
 
 
 def parse_document(text: str) -> Document:
-    lines, joined = split_text(text)
+    lines = split_lines(text)
     # One character per line says what the line can be (its first non-blank character, " "
     # for a blank line); regular expressions then run on the few candidate lines only, and
     # blocks are runs in the resolved signature, found by one regex scan (docs/retrieval.md).
@@ -64,7 +55,7 @@ def parse_document(text: str) -> Document:
         kinds[entry.line - 1] = "m"
     _resolve_lines(lines, kinds, marked)
     spans = tuple(_spans(lines, "".join(kinds), headings))
-    return Document(lines, meta, headings, fences, spans, len(lines) - sig.count(" "), joined)
+    return Document(lines, meta, headings, fences, spans, len(lines) - sig.count(" "))
 
 
 # Signature characters: " " blank, "p" paragraph, "#" heading?, "`" "~" fence?, "<" comment?,

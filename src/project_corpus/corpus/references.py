@@ -115,7 +115,7 @@ def resolves(reference: Reference, table: Targets) -> bool:
 
 
 def _joined(doc: Document) -> str:
-    return doc.text
+    return "\n".join(doc.lines)
 
 
 def _numbered(text: str, matches: Iterable[re.Match[str]]) -> Iterator[tuple[re.Match[str], int]]:

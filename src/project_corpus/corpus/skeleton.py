@@ -27,7 +27,7 @@ from typing import overload
 
 from project_corpus.corpus.markdown import MAX_ITEM_CHARS
 from project_corpus.corpus.markdown import section_paths
-from project_corpus.corpus.markdown import split_text
+from project_corpus.corpus.markdown import split_lines
 from project_corpus.corpus.markdown import title_span
 from project_corpus.models import Document
 from project_corpus.models import Heading
@@ -189,7 +189,7 @@ def rebuild(text: str, skeleton: bytes) -> Document:
     split at its first colon. A skeleton that does not fit TEXT raises ValueError, IndexError
     or KeyError, here and not when a span is read.
     """
-    lines, joined = split_text(text)
+    lines = split_lines(text)
     numbers = _numbers(skeleton)
     nonblank, n_spans, n_headings, n_fences, n_meta = numbers[:_HEADER]
     headings_at = _HEADER + 4 * n_spans
@@ -211,8 +211,7 @@ def rebuild(text: str, skeleton: bytes) -> Document:
             for key, _, value in (lines[line - 1].partition(":"),)
         ]
     )
-    spans_of = SkeletonSpans(lines, spans, paths)
-    return Document(lines, meta, headings, fences, spans_of, nonblank, joined)
+    return Document(lines, meta, headings, fences, SkeletonSpans(lines, spans, paths), nonblank)
 
 
 def _check_spans(spans: array[int], n_lines: int, paths: dict[int, str]) -> None:

@@ -16,9 +16,10 @@ TARGET_ROOTS = (".project-corpus/tasks/", ".project-corpus/reports/", ".project-
 
 def declared_edges(source: Source) -> list[tuple[int, str]]:
     """(line, target) for each `Supersedes:` line outside fenced code."""
-    lines, joined = source.doc.lines, source.doc.text
+    lines = source.doc.lines
     # Most documents have none: one search of the joined lines (no line holds a newline) is
     # cheaper than a call per line.
+    joined = "\n".join(lines)
     if not (joined.startswith("Supersedes:") or "\nSupersedes:" in joined):
         return []
     candidates = [n for n, line in enumerate(lines, start=1) if line.startswith("Supersedes:")]

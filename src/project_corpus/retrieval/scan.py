@@ -36,7 +36,7 @@ class TextScan:
         self.items = items
         docs = [source.doc for source in items.sources]
         # Folded one document at a time: a document of ASCII text folds far faster alone.
-        folded = [textmod.fold(doc.text) for doc in docs]
+        folded = [textmod.fold("\n".join(doc.lines)) for doc in docs]
         self.blob = "\n".join(folded)
         # Where each document starts in the blob (folding may lengthen a text: `ß` -> `ss`).
         self.doc_at = list(accumulate([len(text) + 1 for text in folded], initial=0))
