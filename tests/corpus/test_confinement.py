@@ -6,12 +6,14 @@ boundary exactly without writing megabytes.
 
 from __future__ import annotations
 
+import errno
 import os
 import shutil
 from pathlib import Path
 
 import pytest
 
+from project_corpus.corpus import fs
 from project_corpus.corpus import snapshot
 from project_corpus.corpus.snapshot import collect
 from project_corpus.errors import ContextError
@@ -51,6 +53,39 @@ def test_a_linked_or_special_source_is_a_finding_and_reading_goes_on(
     error = refused(root)
     assert (error.code, error.detail) == ("SOURCE_LINK", f"{R}a-link.md: a link is never followed")
     assert [f.line for f in collect(root, strict=False).findings] == [1, 1]
+
+
+@pytest.mark.parametrize(
+    ("swap", "detail"),
+    [
+        ("link", "a symbolic link is never followed"),
+        ("gone", f"cannot be opened ({os.strerror(errno.ENOENT)})"),
+    ],
+)
+def test_a_source_listed_as_a_file_then_swapped_is_refused_when_opened(
+    make_corpus: MakeCorpus, monkeypatch: pytest.MonkeyPatch, swap: str, detail: str
+) -> None:
+    """The walk takes a regular file's type from its folder's listing (no `lstat`): a file
+    swapped for a link, or deleted, after the listing is refused by the no-follow open."""
+    root = make_corpus()
+    source = root / R / "x.md"
+    source.write_text("# X\n")
+    real_names = fs._names
+
+    def list_then_swap(fd: int) -> tuple[list[str], frozenset[str]]:
+        names, files = real_names(fd)
+        if "x.md" in files and source.is_file():
+            source.unlink()
+            if swap == "link":
+                source.symlink_to(root / "AGENTS.md")
+        return names, files
+
+    monkeypatch.setattr(fs, "_names", list_then_swap)
+    error = refused(root)
+    assert (error.code, error.detail) == ("SOURCE_LINK", f"{R}x.md: {detail}")
+    source.unlink(missing_ok=True)
+    source.write_text("# X\n")
+    assert findings(root) == [("SOURCE_LINK", R + "x.md", detail)]
 
 
 @pytest.mark.parametrize("name", ["sub", "x.md"])
