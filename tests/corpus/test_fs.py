@@ -380,6 +380,26 @@ def test_the_walk_yields_the_entry_directory_descriptor(tree: Path) -> None:
             assert data == b"inside\n"
 
 
+def test_after_a_deeper_folder_the_walk_yields_its_parent_folder_descriptor(
+    tree: Path, no_fd_leak: None
+) -> None:
+    """Leaving a/b/c reopens a/b, not the walk's root folder: every file the walk names is
+    read through the descriptor it yields with it (the kind comes from the listing)."""
+    (tree / "a" / "b" / "c").mkdir()
+    (tree / "a" / "b" / "c" / "deep.md").write_bytes(b"deep\n")
+    (tree / "a" / "b" / "g.md").write_bytes(b"after the deeper folder\n")
+    read = {
+        entry.path: fs.read_at(fd, entry.name, 100, label=entry.path, link_code="POLICY_PARSE")
+        for fd, entry in fs.walk(tree, "a")
+        if entry.kind == "file"
+    }
+    assert read == {
+        "a/b/c/deep.md": b"deep\n",
+        "a/b/f.md": b"inside\n",
+        "a/b/g.md": b"after the deeper folder\n",
+    }
+
+
 def test_the_walk_goes_on_after_an_entry_that_vanished(
     tree: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
