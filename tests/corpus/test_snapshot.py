@@ -11,6 +11,7 @@ from project_corpus.corpus.items import corpus_items
 from project_corpus.corpus.snapshot import collect
 from project_corpus.errors import ContextError
 from tests.conftest import FIXTURES
+from tests.conftest import POLICY
 from tests.conftest import MakeCorpus
 from tests.conftest import copy_fixture
 from tests.conftest import report
@@ -122,8 +123,6 @@ def test_snapshot_digest_changes_with_any_source(make_corpus: MakeCorpus) -> Non
 
 
 def test_project_and_status_must_be_in_scope(make_corpus: MakeCorpus) -> None:
-    from tests.conftest import POLICY
-
     policy = POLICY.replace('".project-corpus/state/**", ', '".project-corpus/state/PROJECT.md", ')
     with pytest.raises(ContextError) as info:
         collect(make_corpus({".project-corpus/policy.toml": policy}))
@@ -187,8 +186,6 @@ def test_fifo_source_is_refused_without_blocking(make_corpus: MakeCorpus) -> Non
 
 
 def test_links_that_could_not_be_sources_are_ignored(make_corpus: MakeCorpus) -> None:
-    from tests.conftest import POLICY
-
     policy = POLICY.replace('".project-corpus/history/**"', '".project-corpus/history/2026-*.md"')
     root = make_corpus({".project-corpus/policy.toml": policy})
     os.symlink(root / "AGENTS.md", root / ".project-corpus/history/private.md")  # out of scope
@@ -267,3 +264,22 @@ def test_non_portable_source_paths_are_refused(
         collect(root)
     assert info.value.code == "SOURCE_PATH"
     assert [f.code for f in collect(root, strict=False).findings] == ["SOURCE_PATH"]
+
+
+def test_a_narrower_folder_scope_grants_that_folder_only_not_a_longer_name(
+    make_corpus: MakeCorpus,
+) -> None:
+    """`reports/archive/**` grants `reports/archive/` and nothing else: not the sibling
+    `reports/archived/`, whose name only starts the same (every scope a `prefix/**` scope)."""
+    narrowed = POLICY.replace(
+        '".project-corpus/reports/**"', '".project-corpus/reports/archive/**"'
+    )
+    root = make_corpus(
+        {
+            ".project-corpus/policy.toml": narrowed,
+            R + "archive/kept.md": report("kept", "2026-10-05", "Kept in the archive."),
+            R + "archived/leak.md": report("leak", "2026-10-06", "Outside every scope."),
+        }
+    )
+    paths = [s.path for s in collect(root).sources if s.path.startswith(R)]
+    assert paths == [R + "archive/kept.md"]
