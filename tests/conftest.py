@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import shutil
 from collections.abc import Callable
 from pathlib import Path
@@ -245,3 +246,18 @@ def cli(capsys: pytest.CaptureFixture[str]) -> Callable[..., Run]:
         return Run(code, captured.out, captured.err)
 
     return run
+
+
+def tree_digest(root: Path) -> dict[str, str]:
+    """Every path under ROOT with its content's SHA-256, its link target or "dir": two equal
+    results mean nothing below ROOT was written, removed or relinked."""
+    found: dict[str, str] = {}
+    for path in sorted(root.rglob("*")):
+        rel = str(path.relative_to(root))
+        if path.is_symlink():
+            found[rel] = "link:" + os.readlink(path)
+        elif path.is_file():
+            found[rel] = hashlib.sha256(path.read_bytes()).hexdigest()
+        else:
+            found[rel] = "dir"
+    return found

@@ -4,7 +4,6 @@ section, and never a byte changed when a path is taken (a file or a link in the 
 from __future__ import annotations
 
 import hashlib
-import os
 from collections.abc import Callable
 from pathlib import Path
 
@@ -17,20 +16,7 @@ from project_corpus.scaffold import new_artifact
 from tests.conftest import FIXTURES
 from tests.conftest import Run
 from tests.conftest import copy_fixture
-
-
-def snapshot(root: Path) -> dict[str, str]:
-    """Every path under ROOT with its content hash, link target or kind."""
-    found: dict[str, str] = {}
-    for path in sorted(root.rglob("*")):
-        rel = str(path.relative_to(root))
-        if path.is_symlink():
-            found[rel] = "link:" + os.readlink(path)
-        elif path.is_file():
-            found[rel] = hashlib.sha256(path.read_bytes()).hexdigest()
-        else:
-            found[rel] = "dir"
-    return found
+from tests.conftest import tree_digest
 
 
 def issues(root: Path) -> list[tuple[str, str]]:
@@ -100,7 +86,7 @@ def test_new_creates_an_absent_artifact_folder(tmp_path: Path) -> None:
 def test_init_over_an_existing_corpus_is_init_exists_and_changes_nothing(
     example: Path, cli: Callable[..., Run]
 ) -> None:
-    before = snapshot(example)
+    before = tree_digest(example)
     run = cli("init", example)
     assert run.code == 2
     error = run.error()
@@ -110,7 +96,7 @@ def test_init_over_an_existing_corpus_is_init_exists_and_changes_nothing(
         error["hint"]
         == "init and new only create files: move those away, or pick another ROOT or ID"
     )
-    assert snapshot(example) == before
+    assert tree_digest(example) == before
 
 
 def test_one_existing_file_stops_init_before_anything_is_written(tmp_path: Path) -> None:
@@ -120,7 +106,7 @@ def test_one_existing_file_stops_init_before_anything_is_written(tmp_path: Path)
     with pytest.raises(ContextError) as info:
         init_corpus(root)
     assert info.value.code == "INIT_EXISTS"
-    assert snapshot(root) == {"AGENTS.md": hashlib.sha256(b"# Ours\n").hexdigest()}
+    assert tree_digest(root) == {"AGENTS.md": hashlib.sha256(b"# Ours\n").hexdigest()}
 
 
 @pytest.mark.parametrize("link", ["AGENTS.md", ".project-corpus", ".project-corpus/state"])
@@ -129,18 +115,18 @@ def test_a_link_in_the_way_is_init_exists_and_nothing_is_written(tmp_path: Path,
     outside.mkdir()
     (root / link).parent.mkdir(parents=True, exist_ok=True)
     (root / link).symlink_to(outside / "target")
-    before = snapshot(tmp_path)
+    before = tree_digest(tmp_path)
     with pytest.raises(ContextError) as info:
         init_corpus(root)
     assert info.value.code == "INIT_EXISTS"
-    assert snapshot(tmp_path) == before
+    assert tree_digest(tmp_path) == before
 
 
 def test_new_over_an_existing_task_is_init_exists(example: Path, cli: Callable[..., Run]) -> None:
-    before = snapshot(example)
+    before = tree_digest(example)
     run = cli("new", "task", "t-018-redis7", example)
     assert (run.code, run.error()["error"]) == (2, "INIT_EXISTS")
-    assert snapshot(example) == before
+    assert tree_digest(example) == before
 
 
 def test_new_refuses_a_bad_id_and_task_on_a_task(example: Path, cli: Callable[..., Run]) -> None:

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
-import os
 import subprocess
 import sys
 from collections.abc import Callable
@@ -25,6 +23,7 @@ from tests.conftest import STATUS
 from tests.conftest import MakeCorpus
 from tests.conftest import Run
 from tests.conftest import copy_fixture
+from tests.conftest import tree_digest
 from tests.doctor.support import INDEX_REL
 from tests.doctor.support import STATUS_PATH
 from tests.doctor.support import build
@@ -42,20 +41,6 @@ HISTORY = ".project-corpus/history/notes.md"
 INVALID = sorted(p.name for p in (FIXTURES / "invalid").iterdir() if p.is_dir())
 WARNING_ONLY = {HISTORY: "# Notes\nDate: 2026-02-01\n\n## Notes\nWe currently deploy on Fridays.\n"}
 FAILING = {HISTORY: "# Notes\nDate: 2026-02-01\n\n## Notes\nSupersedes: ../elsewhere.md\n"}
-
-
-def tree(root: Path) -> dict[str, str]:
-    """Every path under ROOT with a digest of its content (or its link target)."""
-    found = {}
-    for path in sorted(root.rglob("*")):
-        rel = str(path.relative_to(root))
-        if path.is_symlink():
-            found[rel] = "link:" + os.readlink(path)
-        elif path.is_file():
-            found[rel] = hashlib.sha256(path.read_bytes()).hexdigest()
-        else:
-            found[rel] = "dir"
-    return found
 
 
 def private_copy(name: str, tmp_path: Path) -> Path:
@@ -76,14 +61,14 @@ def test_each_invalid_fixture_fails_with_exactly_its_code(code: str, tmp_path: P
 
 
 def test_example_is_clean_and_untouched(example: Path) -> None:
-    before = tree(example)
+    before = tree_digest(example)
     result = doctor(example, check_index=True)
     assert [i["code"] for i in issues(result)] == ["INDEX_MISSING"]
     result = doctor(example)
     assert result["issues"] == []
     assert result["ok"] is True
     assert result["summary"] == {"FAIL": 0, "WARN": 0, "suppressed": 0}
-    assert tree(example) == before
+    assert tree_digest(example) == before
 
 
 def test_report_shape(make_corpus: MakeCorpus) -> None:
