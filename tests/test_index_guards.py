@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from project_corpus import index as index_module
+from project_corpus import index_schema
 from project_corpus.corpus import fs
 from project_corpus.corpus import snapshot
 from project_corpus.corpus.snapshot import collect
@@ -388,3 +389,17 @@ def test_skeletons_are_loaded_only_when_asked_for(make_corpus: MakeCorpus) -> No
     stored = open_index(root, with_items=False, with_skeletons=True)
     assert sorted(stored.skeletons) == sorted(stored.sources)
     assert index_module.previous_skeletons(root) == stored.skeletons
+
+
+def test_the_expected_schema_is_what_sqlite_stores_for_the_tables(make_corpus: MakeCorpus) -> None:
+    # The rows are written out instead of made in a database per process: they must be
+    # exactly what SQLite keeps, both in a fresh database and in a built index.
+    assert index_schema._expected_schema() == index_schema.EXPECTED_SCHEMA
+    root = built(make_corpus)
+    conn = sqlite3.connect(root / INDEX)
+    try:
+        rows = frozenset(conn.execute("SELECT type, name, tbl_name, sql FROM sqlite_master"))
+    finally:
+        conn.close()
+    assert rows == index_schema.EXPECTED_SCHEMA
+    assert index_schema.without_skeletons() != index_schema.EXPECTED_SCHEMA
