@@ -114,7 +114,12 @@ def small_cases(example: str) -> list[Case]:
     def case(name: str, *args: str, codes: tuple[int, ...] = (0,)) -> Case:
         return Case(f"small: {name}", [*ctx, *args], "bare-cpu", 5.0, codes, metric="cpu")
 
+    # A reference without a target: the interpreter and `import click`, leaving as the tool
+    # does (`os._exit`, no teardown). What is left of a command's 5x after it is the room for
+    # its own imports and work (docs/performance.md).
+    startup = [sys.executable, "-c", "import click, os; os._exit(0)"]
     return [
+        Case("small: start-up floor (import click)", startup, "bare-cpu", tool=False, metric="cpu"),
         case("build", "build", example),
         case("query", "query", example, "eviction policy"),
         case("bundle", "bundle", example, "eviction policy"),
