@@ -106,11 +106,3 @@ def test_sections_are_recognised_in_either_language(section: str, concept: str) 
 def test_the_objective_section_is_not_a_non_goals_section() -> None:
     assert "non_goals" not in glossary.section_concepts("Objective")
     assert "objective" not in glossary.section_concepts("Non-Goals")
-
-
-def test_every_concept_word_stems_to_something_and_cues_use_its_words() -> None:
-    table = glossary.glossary()
-    for concept in glossary.CONCEPTS:
-        assert all(word for notion in concept.notions for word in notion)
-        for cue in table.cues[concept.name]:
-            assert cue <= table.concept_stems[concept.name], (concept.name, cue)

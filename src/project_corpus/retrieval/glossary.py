@@ -12,17 +12,22 @@ concept's words are then in the role the question asks about (see `rank.py`): "w
 exact next action" lifts the line under `## Exact Next Action`, "какие блокеры" the lines
 under `## Blockers` or `## Блокеры`.
 
-Words are written as people write them and stemmed on first use, so the table reads as a
-dictionary and follows the stemmer.
+Words are written as people write them and stemmed when a lookup needs them, so the table
+reads as a dictionary and follows the stemmer: a lookup stems only the glossary words that
+can have the stems it is asked about (those starting with the stems' `stem_prefix`), not
+the whole table (a Snowball stem costs 25-50 µs, the table holds about 150 words).
 """
 
 from __future__ import annotations
 
+from bisect import bisect_left
+from collections.abc import Iterable
 from functools import lru_cache
 from typing import NamedTuple
 
 from project_corpus.retrieval.text import raw_tokens
 from project_corpus.retrieval.text import stem
+from project_corpus.retrieval.text import stem_prefix
 
 
 class Concept(NamedTuple):
@@ -141,52 +146,84 @@ CONCEPTS: tuple[Concept, ...] = (
 )
 
 
-class Glossary(NamedTuple):
-    """The stemmed glossary: translations of each stem, each concept's stems and cue sets."""
+class _Words(NamedTuple):
+    """The glossary's raw tokens, unstemmed: what the lookups stem on demand."""
 
-    translations: dict[str, frozenset[str]]
-    concept_stems: dict[str, frozenset[str]]
-    cues: dict[str, tuple[frozenset[str], ...]]
+    tokens: list[str]  # every notion and cue token, sorted and unique (bisect by prefix)
+    notions: dict[str, tuple[frozenset[str], ...]]  # {token: the notions holding it}
+    concepts: dict[str, frozenset[str]]  # {concept: its notions' tokens}
+    cues: dict[str, tuple[frozenset[str], ...]]  # {concept: the tokens of each cue}
 
 
-def _stems_of(words: tuple[str, ...]) -> frozenset[str]:
-    return frozenset(stem(token) for word in words for token in raw_tokens(word))
+def _tokens_of(words: tuple[str, ...]) -> frozenset[str]:
+    return frozenset(raw_tokens(" ".join(words)))  # no token spans a space
 
 
 @lru_cache(maxsize=1)
-def glossary() -> Glossary:
-    """The glossary with every word stemmed (built once per process)."""
-    translations: dict[str, set[str]] = {}
-    concept_stems: dict[str, frozenset[str]] = {}
+def _words() -> _Words:
+    """The glossary's tokens (built once per process; nothing stemmed)."""
+    notions: dict[str, list[frozenset[str]]] = {}
+    concepts: dict[str, frozenset[str]] = {}
     cues: dict[str, tuple[frozenset[str], ...]] = {}
     for concept in CONCEPTS:
-        notions = [_stems_of(notion) for notion in concept.notions]
-        for notion in notions:
-            for one in notion:
-                translations.setdefault(one, set()).update(notion)
-        concept_stems[concept.name] = frozenset().union(*notions)
-        cues[concept.name] = tuple(_stems_of(tuple(cue.split())) for cue in concept.cues)
-    frozen = {key: frozenset(value) for key, value in translations.items()}
-    return Glossary(frozen, concept_stems, cues)
+        own = [_tokens_of(notion) for notion in concept.notions]
+        for notion in own:
+            for token in notion:
+                notions.setdefault(token, []).append(notion)
+        concepts[concept.name] = frozenset().union(*own)
+        cues[concept.name] = tuple(_tokens_of(tuple(cue.split())) for cue in concept.cues)
+    every = set(notions).union(*(cue for sets in cues.values() for cue in sets))
+    held = {token: tuple(found) for token, found in notions.items()}
+    return _Words(sorted(every), held, concepts, cues)
+
+
+def _with_stems(wanted: Iterable[str]) -> frozenset[str]:
+    """The glossary tokens whose stem is one of WANTED."""
+    return frozenset().union(*(_with_stem(one) for one in wanted))
+
+
+@lru_cache(maxsize=4096)
+def _with_stem(one: str) -> frozenset[str]:
+    """The glossary tokens whose stem is ONE (cached: eval's questions share their terms).
+
+    A token with stem S starts with `stem_prefix(S)` (a test checks it for every glossary
+    token), so only the tokens starting with it are stemmed: a query stems a few glossary
+    words, not all of them.
+    """
+    tokens = _words().tokens
+    prefix = stem_prefix(one)
+    at = bisect_left(tokens, prefix)
+    found: list[str] = []
+    while at < len(tokens) and tokens[at].startswith(prefix):
+        if stem(tokens[at]) == one:
+            found.append(tokens[at])
+        at += 1
+    return frozenset(found)
 
 
 def variants(term: str) -> frozenset[str]:
-    """TERM and its translations (only TERM itself when it is outside the glossary)."""
-    return glossary().translations.get(term, frozenset((term,)))
+    """TERM and its translations (only TERM itself when it is outside the glossary): the
+    stems of every notion with a word whose stem is TERM."""
+    notions = _words().notions
+    held = [notion for token in _with_stems((term,)) for notion in notions.get(token, ())]
+    if not held:
+        return frozenset((term,))
+    return frozenset(stem(token) for notion in held for token in notion)
 
 
 def addressed(terms: set[str]) -> dict[str, frozenset[str]]:
-    """{concept: the query terms that are its words} for each concept the query addresses."""
-    table = glossary()
+    """{concept: the query terms that are its words} for each concept the query addresses
+    (holds every word of one of its cues)."""
+    words = _words()
+    mine = _with_stems(terms)
     found: dict[str, frozenset[str]] = {}
-    for name, cue_sets in table.cues.items():
-        if any(cue <= terms for cue in cue_sets):
-            found[name] = frozenset(terms & table.concept_stems[name])
+    for name, cue_sets in words.cues.items():
+        if any(cue <= mine for cue in cue_sets):
+            found[name] = frozenset(stem(token) for token in words.concepts[name] & mine)
     return found
 
 
 def section_concepts(section: str) -> frozenset[str]:
     """The concepts whose words occur in a section heading path (its role)."""
-    own = {stem(token) for token in raw_tokens(section)}
-    table = glossary()
-    return frozenset(name for name, stems in table.concept_stems.items() if own & stems)
+    mine = _with_stems({stem(token) for token in raw_tokens(section)})
+    return frozenset(name for name, tokens in _words().concepts.items() if tokens & mine)

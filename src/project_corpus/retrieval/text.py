@@ -89,19 +89,19 @@ def _stemmer_module(name: str) -> Any:
 _STEMS: dict[str, str] = {}
 
 
-@lru_cache(maxsize=1)
-def _negation_stems() -> dict[str, frozenset[str]]:
-    """{stem of a negation word: the stems of its class}."""
-    table: dict[str, frozenset[str]] = {}
-    for words in NEGATION_CLASSES:
-        forms = frozenset(stem(word) for word in words)
-        table.update(dict.fromkeys(forms, forms))
-    return table
-
-
+@lru_cache(maxsize=4096)
 def negation_forms(term: str) -> frozenset[str]:
-    """The stems of TERM's negation class (empty when TERM is not a negation)."""
-    return _negation_stems().get(term, frozenset())
+    """The stems of TERM's negation class (empty when TERM is not a negation).
+
+    Only the class words that can have the stem TERM (those starting with its `stem_prefix`)
+    are stemmed to find the class, so a query that holds no negation stems none of them.
+    """
+    prefix = stem_prefix(term)
+    found: frozenset[str] = frozenset()
+    for words in NEGATION_CLASSES:  # the last class holding TERM, as one table would keep
+        if any(word.startswith(prefix) and stem(word) == term for word in words):
+            found = frozenset(stem(word) for word in words)
+    return found
 
 
 def stem(token: str) -> str:
