@@ -42,7 +42,7 @@ KIND_NAMES = {
 
 
 # The resolution table of a snapshot, built once for both checks that need it (it costs a
-# third of their time on 2,048 sources); one entry, the last snapshot's (as `rank.analyse`).
+# third of their time on 2,048 sources); one entry, the last snapshot's (as `analysis.analyse`).
 _TARGETS: dict[int, tuple[Corpus, references.Targets]] = {}
 
 

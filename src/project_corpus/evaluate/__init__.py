@@ -15,15 +15,20 @@ from project_corpus.evaluate.dataset import parse_dataset
 from project_corpus.evaluate.metrics import METRICS
 from project_corpus.evaluate.metrics import observe
 from project_corpus.models import Corpus
+from project_corpus.retrieval.analysis import Analysis
+from project_corpus.retrieval.analysis import analyse
 
 
 def _rate(passed: int, tested: int) -> float | None:
     return round(passed / tested, 4) if tested else None
 
 
-def judge_case(corpus: Corpus, case: EvalCase) -> dict[str, object]:
-    """The result of one case: every metric (null when untested), pass and why not."""
-    obs = observe(corpus, case)
+def judge_case(
+    corpus: Corpus, case: EvalCase, analysis: Analysis | None = None
+) -> dict[str, object]:
+    """The result of one case: every metric (null when untested), pass and why not. ANALYSIS,
+    when given, is CORPUS's (`observe`)."""
+    obs = observe(corpus, case, analysis)
     verdicts = {name: metric(obs) for name, metric in METRICS.items()}
     failed = [name for name, verdict in verdicts.items() if verdict.passed is False]
     result: dict[str, object] = {name: verdict.value for name, verdict in verdicts.items()}
@@ -87,9 +92,11 @@ def summarise(project_id: str, results: list[dict[str, object]]) -> dict[str, ob
 
 
 def evaluate_dataset(corpus: Corpus, dataset: object) -> dict[str, object]:
-    """Evaluate a CorpusEval v1 DATASET (parsed JSON) on CORPUS (EVAL_SCHEMA when invalid)."""
+    """Evaluate a CorpusEval v1 DATASET (parsed JSON) on CORPUS (EVAL_SCHEMA when invalid).
+    The corpus is analysed once, for every compile of every case; each case's query is its own."""
     cases = parse_dataset(dataset)
-    return summarise(corpus.project_id, [judge_case(corpus, case) for case in cases])
+    analysis = analyse(corpus)
+    return summarise(corpus.project_id, [judge_case(corpus, case, analysis) for case in cases])
 
 
 def run_eval(

@@ -17,6 +17,7 @@ from typing import NamedTuple
 from project_corpus.evaluate.dataset import EvalCase
 from project_corpus.jsonio import canonical_bytes
 from project_corpus.models import Corpus
+from project_corpus.retrieval.analysis import Analysis
 from project_corpus.retrieval.bundle import bundle_and_search
 from project_corpus.retrieval.order import Result
 from project_corpus.retrieval.rank import check_limit
@@ -58,14 +59,17 @@ class Observation(NamedTuple):
         return [r.item.source_path for r in self.results[:count]]
 
 
-def observe(corpus: Corpus, case: EvalCase) -> Observation:
+def observe(corpus: Corpus, case: EvalCase, analysis: Analysis | None = None) -> Observation:
     """Run retrieval and compile the bundle twice (for the repeatability metric). The case's
     search is the first `retrieval_limit` results of the search its bundle ranks from (the
-    same results as its own search: `bundle_and_search`)."""
+    same results as its own search: `bundle_and_search`). Both compiles read ANALYSIS (the
+    corpus's, made once per eval) and redo everything that depends on the query
+    (docs/decisions.md, "One analysis per eval")."""
     limit = check_limit(case.retrieval_limit)
     check_query(case.query)
-    bundle, found = bundle_and_search(corpus, case.query, case.max_tokens)
-    repeat_bundle, repeat_found = bundle_and_search(corpus, case.query, case.max_tokens)
+    query, budget = case.query, case.max_tokens
+    bundle, found = bundle_and_search(corpus, query, budget, analysis=analysis)
+    repeat_bundle, repeat_found = bundle_and_search(corpus, query, budget, analysis=analysis)
     return Observation(corpus, case, found[:limit], bundle, repeat_found[:limit], repeat_bundle)
 
 

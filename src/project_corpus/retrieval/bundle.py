@@ -14,6 +14,7 @@ from project_corpus.models import INDEX_SCHEMA_VERSION
 from project_corpus.models import Corpus
 from project_corpus.models import Item
 from project_corpus.retrieval import text as textmod
+from project_corpus.retrieval.analysis import Analysis
 from project_corpus.retrieval.bundle_format import MAX_ENVELOPE_BYTES
 from project_corpus.retrieval.bundle_format import SCHEMA_VERSION
 from project_corpus.retrieval.bundle_format import bundle_hash
@@ -199,12 +200,13 @@ def compile_bundle(
 
 
 def bundle_and_search(
-    corpus: Corpus, query: str, max_tokens: int
+    corpus: Corpus, query: str, max_tokens: int, *, analysis: Analysis | None = None
 ) -> tuple[dict[str, object], list[Result]]:
     """`compile_bundle`'s bundle and the search it ranked from (limit 100, before the history
     filter). The first N results of that search are `search(corpus, query, N)`'s (a kept
     item never yields its place to one the shorter search stops before): eval takes a case's
-    search from it instead of searching again."""
+    search from it instead of searching again. ANALYSIS, when given, is CORPUS's (eval makes
+    it once for all of its compiles)."""
     max_tokens = check_budget(max_tokens)
     check_query(query)
     entries = _mandatory(corpus, max_tokens)
@@ -217,7 +219,7 @@ def bundle_and_search(
             f"the mandatory summaries alone need {base} bytes, more than {MAX_ENVELOPE_BYTES}",
         )
     mandatory_tokens = sum(estimate_tokens(str(item["text"])) for item in items)
-    found = search(corpus, query, RETRIEVAL_LIMIT)
+    found = search(corpus, query, RETRIEVAL_LIMIT, analysis=analysis)
     results, filtered = ranked_results(query, found)
     snapshot = bundle["selected_source_snapshot"]
     assert isinstance(snapshot, dict)
