@@ -51,7 +51,8 @@ class Analysis:
         self.n_items = sum(len(s.doc.spans) for s in corpus.sources)
         stamps = sorted({s.timestamp for s in corpus.sources if s.timestamp})
         self.recency = {stamp: (10 * (i + 1)) // len(stamps) for i, stamp in enumerate(stamps)}
-        self._text_sets: dict[int, frozenset[str]] = {}
+        self._identities: dict[int, tuple[str, frozenset[str]]] = {}
+        self._answerable: dict[int, bool | frozenset[str]] = {}
         self._section_roles: dict[str, frozenset[str]] = {}
         self._prefixes: dict[str, dict[str, list[int]]] = {}
         self._report_names: dict[str, str] | None = None
@@ -96,7 +97,17 @@ class Analysis:
         (docs/retrieval.md rule 4): a heading only when its section holds nothing else; a metadata
         line only when the query hits its key ("what is the lifecycle status") or it names
         its own document (`Report-ID:` of a report...); a line without a word of its own
-        (a table rule `|---|`) never."""
+        (a table rule `|---|`) never. What does not depend on the query is kept per item."""
+        fact = self._answerable.get(index)
+        if fact is None:
+            fact = self._answerable[index] = self._answer_fact(index)
+        if isinstance(fact, bool):
+            return fact
+        return any(not forms[t].isdisjoint(fact) for t in hits)
+
+    def _answer_fact(self, index: int) -> bool | frozenset[str]:
+        """Whether item INDEX can be a result, when no query changes it; else (a metadata line
+        that does not name its own document) the stems of its key, which a query must hit."""
         item = self.items[index]  # made once: a result's `Item` too
         if item.kind == "heading":
             return not self.heading_has_content(index)
@@ -105,9 +116,9 @@ class Analysis:
         if item.kind == "meta":
             key = item.text.partition(":")[0]
             own = PROJECT_NAMING if item.source_path == PROJECT_PATH else ()
-            own_name = key in own or key in SELF_NAMING.get(item.source_type, ())
-            key_stems = textmod.stems(key)
-            return own_name or any(not forms[t].isdisjoint(key_stems) for t in hits)
+            if key in own or key in SELF_NAMING.get(item.source_type, ()):
+                return True
+            return frozenset(textmod.stems(key))
         return textmod.TOKEN_RE.search(item.text) is not None
 
     def heading_has_content(self, index: int) -> bool:
@@ -137,11 +148,13 @@ class Analysis:
             return share(ctx, frozenset().union(*ctx.roles.values()), ROLE_WEIGHT)
         return role_share(ctx, self.section_roles(section))
 
-    def text_set(self, index: int) -> frozenset[str]:
-        """Stems of an item's text (near-duplicate identity)."""
-        cached = self._text_sets.get(index)
+    def identity(self, index: int) -> tuple[str, frozenset[str]]:
+        """An item's normalised text and the stems of its text (near-duplicate identity)."""
+        cached = self._identities.get(index)
         if cached is None:
-            cached = self._text_sets[index] = frozenset(textmod.stems(self.items[index].text))
+            text = self.items[index].text
+            cached = (textmod.normalise(text), frozenset(textmod.stems(text)))
+            self._identities[index] = cached
         return cached
 
 

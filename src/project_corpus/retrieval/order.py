@@ -17,7 +17,6 @@ from typing import NamedTuple
 
 from project_corpus.models import FRESHNESS_REQUIREMENT
 from project_corpus.models import Item
-from project_corpus.retrieval import text as textmod
 
 CROWDING_WEIGHT = 100
 CROWDING_FREE = 2  # results of one source before crowding applies
@@ -40,10 +39,13 @@ class Result(NamedTuple):
 
 
 def ordered(
-    scored: Iterable[tuple[Result, int]], text_set: Callable[[int], frozenset[str]], limit: int
+    scored: Iterable[tuple[Result, int]],
+    identity: Callable[[int], tuple[str, frozenset[str]]],
+    limit: int,
 ) -> list[Result]:
     """The first LIMIT results of SCORED (sorted by −score, then index: source_path and
-    line_start; read only as far as needed), de-duplicated, crowded sources demoted, re-sorted."""
+    line_start; read only as far as needed), de-duplicated, crowded sources demoted, re-sorted.
+    IDENTITY gives an item's normalised text and its text's stem set (made once per item)."""
     kept: list[tuple[int, int, Result]] = []
     seen_text: set[str] = set()
     kept_sets = _KeptSets()
@@ -52,10 +54,9 @@ def ordered(
     for result, index in scored:
         if len(floor) >= limit and (result.score, -index) < floor[0]:
             break  # every later item ranks below the LIMIT kept already
-        norm = textmod.normalise(result.item.text)
+        norm, own = identity(index)
         if norm in seen_text:
             continue
-        own = text_set(index)
         if kept_sets.has_near(own):
             continue
         seen_text.add(norm)

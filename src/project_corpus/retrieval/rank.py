@@ -142,7 +142,7 @@ def search(
     done = {index for _, index in first}
     bounds = [(-bound, index) for index, bound in _bounds(found, owners) if index not in done]
     stream = prune.lazy_order(((r, r.score, i) for r, i in first), bounds, found.scored)
-    return ordered(stream, found.analysis.text_set, limit)
+    return ordered(stream, found.analysis.identity, limit)
 
 
 def full_search(corpus: Corpus, query: str, limit: int = DEFAULT_LIMIT) -> list[Result]:
@@ -154,7 +154,7 @@ def full_search(corpus: Corpus, query: str, limit: int = DEFAULT_LIMIT) -> list[
     scored = _lift_cited(scored, found.analysis, found.ctx.historical)
     # Items are indexed in (source_path, line_start) order: the index breaks ties alike.
     scored.sort(key=lambda r: (-r[0].score, r[1]))
-    return ordered(scored, found.analysis.text_set, limit)
+    return ordered(scored, found.analysis.identity, limit)
 
 
 def _lifted_first(found: Candidates, owners: dict[int, int]) -> list[tuple[Result, int]]:
