@@ -15,10 +15,12 @@ from project_corpus.models import Corpus
 from project_corpus.models import Item
 from project_corpus.retrieval import text as textmod
 from project_corpus.retrieval.analysis import Analysis
+from project_corpus.retrieval.analysis import JSONDict
 from project_corpus.retrieval.bundle_format import MAX_ENVELOPE_BYTES
 from project_corpus.retrieval.bundle_format import SCHEMA_VERSION
 from project_corpus.retrieval.bundle_format import bundle_hash
 from project_corpus.retrieval.order import Result
+from project_corpus.retrieval.rank import analysis_of
 from project_corpus.retrieval.rank import check_query
 from project_corpus.retrieval.rank import parse_int
 from project_corpus.retrieval.rank import search
@@ -112,21 +114,14 @@ def select_ranked(
 
 # --- the bundle -------------------------------------------------------------------------------
 
-Entries = list[tuple[dict[str, object], dict[str, object]]]
-# The mandatory part depends on the corpus and the budget only: made once per pair (eval
-# compiles two bundles per case on one corpus), for the last corpus seen, like its analysis.
-_MANDATORY: dict[int, tuple[Corpus, dict[int, Entries]]] = {}
 
-
-def _mandatory(corpus: Corpus, max_tokens: int) -> Entries:
-    """`mandatory_entries(corpus, max_tokens)`, as fresh dicts each call."""
-    held = _MANDATORY.get(id(corpus))
-    if held is None or held[0] is not corpus:
-        _MANDATORY.clear()
-        held = _MANDATORY[id(corpus)] = (corpus, {})
-    entries = held[1].get(max_tokens)
+def _mandatory(analysis: Analysis, max_tokens: int) -> list[tuple[JSONDict, JSONDict]]:
+    """`mandatory_entries(corpus, max_tokens)`, as fresh dicts each call. The mandatory part
+    depends on the corpus and the budget only: it is kept with the corpus's analysis, per
+    budget (eval compiles two bundles per case on one corpus)."""
+    entries = analysis.mandatory.get(max_tokens)
     if entries is None:
-        entries = held[1][max_tokens] = mandatory_entries(corpus, max_tokens)
+        entries = analysis.mandatory[max_tokens] = mandatory_entries(analysis.corpus, max_tokens)
     return [(dict(item), dict(read)) for item, read in entries]
 
 
@@ -209,7 +204,8 @@ def bundle_and_search(
     it once for all of its compiles)."""
     max_tokens = check_budget(max_tokens)
     check_query(query)
-    entries = _mandatory(corpus, max_tokens)
+    analysis = analysis_of(corpus, analysis)
+    entries = _mandatory(analysis, max_tokens)
     items = [item for item, _ in entries]
     bundle = _skeleton(corpus, query, max_tokens, items, [read for _, read in entries])
     base = len(canonical_bytes(bundle))
