@@ -246,19 +246,28 @@ def test_near_duplicate_rule_is_the_jaccard_formula(a: frozenset[str], b: frozen
     assert _near(b, a) is expected
 
 
+# Sets of up to 80 stems: many kept sizes, so the range of possible sizes is exercised.
+wide_sets = st.frozensets(st.integers(0, 90).map(str), min_size=3, max_size=80)
+
+
 @settings(max_examples=300, deadline=None)
-@given(kept=st.lists(stem_sets, max_size=12), own=stem_sets)
+@given(kept=st.lists(stem_sets | wide_sets, max_size=20), own=stem_sets | wide_sets)
 @example(kept=[frozenset("abcdefghij")], own=frozenset("abcdefghi"))  # exactly 0.9
 @example(kept=[frozenset("ab"), frozenset()], own=frozenset("ab"))
 @example(kept=[frozenset()], own=frozenset())  # empty sets are never near
+@example(kept=[frozenset("abcdefghijklmnopqr")], own=frozenset("abcdefghijklmnopqrst"))  # 0.9
+@example(kept=[frozenset("abcdefghijklmnopq")], own=frozenset("abcdefghijklmnopqrst"))  # 0.85
 def test_kept_sets_by_size_find_a_near_duplicate_exactly_when_any_pair_is_near(
     kept: list[frozenset[str]], own: frozenset[str]
 ) -> None:
-    """Comparing only with the kept sets of a possible size decides as comparing with all."""
+    """Comparing only with the kept sets of a possible size (found in the sorted kept sizes)
+    decides as comparing with all, for OWN, for each kept set and for it less one stem."""
     sets = _KeptSets()
     for one in kept:
         sets.add(one)
-    assert sets.has_near(own) is any(_near(own, other) for other in kept)
+    assert sets.sizes == sorted({len(one) for one in kept if len(one) >= 3})
+    for probe in [own, *kept, *(one - {min(one)} for one in kept if one)]:
+        assert sets.has_near(probe) is any(_near(probe, other) for other in kept)
 
 
 def test_foreign_items_are_never_results(make_corpus: MakeCorpus) -> None:

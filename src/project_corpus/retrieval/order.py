@@ -77,26 +77,40 @@ def ordered(
 class _KeptSets:
     """The stem sets of the kept results, those under 3 stems as a set and the others by
     size: `_near` holds only between sets of similar sizes (or equal small sets), so a new
-    set is compared with the kept sets of the sizes that can be near it, not with all."""
+    set is compared with the kept sets of the sizes that can be near it, not with all; those
+    sizes are found in the sorted list of kept sizes, not by testing every kept size."""
 
     def __init__(self) -> None:
         self.small: set[frozenset[str]] = set()
         self.by_size: dict[int, list[frozenset[str]]] = {}
+        self.sizes: list[int] = []  # the keys of `by_size`, ascending
 
     def add(self, stems: frozenset[str]) -> None:
-        if len(stems) < 3:
+        size = len(stems)
+        if size < 3:
             self.small.add(stems)
-        else:
-            self.by_size.setdefault(len(stems), []).append(stems)
+            return
+        group = self.by_size.get(size)
+        if group is None:
+            group = self.by_size[size] = []
+            bisect.insort(self.sizes, size)
+        group.append(stems)
 
     def has_near(self, own: frozenset[str]) -> bool:
         """Whether `_near(own, kept)` holds for a kept set."""
         size = len(own)
         if size < 3:
             return bool(own) and own in self.small
-        for other_size, sets in self.by_size.items():
+        sizes, by_size = self.sizes, self.by_size
+        # A possible size lies within [0.9 × size, size / 0.9]; a margin of one on either
+        # side leaves the exact test (the one `_near` makes) to decide at the edges.
+        highest = size / 0.9 + 1
+        for at in range(bisect.bisect_left(sizes, size * 0.9 - 1), len(sizes)):
+            other_size = sizes[at]
+            if other_size > highest:
+                break
             possible = min(size, other_size) / max(size, other_size) >= 0.9
-            if possible and any(_near(own, other) for other in sets):
+            if possible and any(_near(own, other) for other in by_size[other_size]):
                 return True
         return False
 
