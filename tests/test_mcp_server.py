@@ -265,7 +265,7 @@ def test_a_missing_allow_is_hinted(example: Path) -> None:
     assert info.value.code == "TRUST_DENIED"
     assert "--allow mcp.stdio" in (info.value.hint or "")
     session, _ = mcp_server.start_session(None, grant, frozenset({"mcp.stdio"}))
-    assert session.root == example.resolve()  # the grant's recorded root, not the cwd
+    assert session.root == str(example.resolve())  # the grant's recorded root, not the cwd
     with pytest.raises(ContextError) as info:
         mcp_server.authorize(session, mcp_server.TOOL_CAPABILITIES)
     assert info.value.code == "TRUST_DENIED"

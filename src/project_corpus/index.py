@@ -10,7 +10,6 @@ from __future__ import annotations
 import contextlib
 import os
 import sqlite3
-from pathlib import Path
 
 from project_corpus import __version__
 from project_corpus.corpus import fs
@@ -35,7 +34,7 @@ STAGING_PREFIX = ".staging-"
 MAX_INDEX_BYTES = 128 * 1024 * 1024
 
 
-def resolve_index_path(root: Path, index: str | None) -> str:
+def resolve_index_path(root: str, index: str | None) -> str:
     """The index file name inside ROOT/.project-corpus/cache, checked before any source is
     read (INDEX_PATH for anything else). Relative paths are resolved against the cwd."""
     if index is None:
@@ -63,7 +62,7 @@ def resolve_index_path(root: Path, index: str | None) -> str:
     return name
 
 
-def _check_cache_dir(root: Path, create: bool) -> bool:
+def _check_cache_dir(root: str, create: bool) -> bool:
     """True when cache/ exists as a real directory; creates it (with .gitignore) if asked."""
     with fs.open_dir(root, ".project-corpus") as pc_fd:
         kind = fs.entry_kind(pc_fd, "cache")
@@ -80,7 +79,7 @@ def _check_cache_dir(root: Path, create: bool) -> bool:
         return kind == "dir"
 
 
-def check_target(root: Path, name: str) -> None:
+def check_target(root: str, name: str) -> None:
     """INDEX_PATH when the index target exists but is a link or not a regular file."""
     kind: str | None = None
     with (
@@ -92,7 +91,7 @@ def check_target(root: Path, name: str) -> None:
         raise ContextError("INDEX_PATH", f"{CACHE_DIR}/{name} is a {kind}, not a regular file")
 
 
-def prepare_index_path(root: Path, index: str | None) -> str:
+def prepare_index_path(root: str, index: str | None) -> str:
     """Validate the index path completely (before any source is read)."""
     name = resolve_index_path(root, index)
     try:
@@ -329,7 +328,7 @@ def _trusted_skeletons(conn: sqlite3.Connection, meta: dict[str, str]) -> Skelet
         return {}
 
 
-def previous_skeletons(root: Path, index: str | None = None) -> Skeletons:
+def previous_skeletons(root: str, index: str | None = None) -> Skeletons:
     """The skeletons of the index a build is about to replace, or {} when there is none or
     it cannot be read: a rebuild parses only the sources that changed since (same index)."""
     try:

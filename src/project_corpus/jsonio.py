@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 from functools import lru_cache
 from json.encoder import encode_basestring
-from pathlib import Path
 
 from project_corpus.corpus import fs
 from project_corpus.digest import sha256_hex
@@ -217,7 +216,7 @@ def parse_json_bytes(data: bytes, label: str) -> object:
         raise ContextError("CONTEXT_INPUT_JSON", f"{label}: {exc}") from None
 
 
-def load_json_input(root: Path, user_path: str) -> tuple[str, object]:
+def load_json_input(root: str, user_path: str) -> tuple[str, object]:
     """Read a JSON input file confined to ROOT; returns (portable path, value)."""
     portable = fs.portable_input_path(root, user_path)
     data = fs.read_relative(root, portable, MAX_INPUT_BYTES, code="CONTEXT_INPUT_PATH")

@@ -27,7 +27,6 @@ import logging
 import sys
 import threading
 from collections.abc import Mapping
-from pathlib import Path
 from typing import Any
 from typing import NamedTuple
 
@@ -72,7 +71,7 @@ class Session(NamedTuple):
     `names` maps each listed tool name to its protocol (registry) name.
     """
 
-    root: Path
+    root: str
     grant_path: str
     allow: frozenset[str]
     names: Mapping[str, str]

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from collections.abc import Mapping
-from pathlib import Path
 from typing import Any
 from typing import NamedTuple
 
@@ -38,7 +37,7 @@ class Param(NamedTuple):
     schema: Mapping[str, object]
 
 
-Runner = Callable[[Path, Mapping[str, Any]], Mapping[str, object]]
+Runner = Callable[[str, Mapping[str, Any]], Mapping[str, object]]
 
 
 class ToolSpec(NamedTuple):
@@ -51,23 +50,23 @@ class ToolSpec(NamedTuple):
 # --- the tools -----------------------------------------------------------------------------
 
 
-def _query(root: Path, args: Mapping[str, Any]) -> Mapping[str, object]:
+def _query(root: str, args: Mapping[str, Any]) -> Mapping[str, object]:
     limit = check_limit(args.get("limit", DEFAULT_LIMIT))
     check_query(args["query"])
     return query_index(collect(root), args["query"], limit)
 
 
-def _bundle(root: Path, args: Mapping[str, Any]) -> Mapping[str, object]:
+def _bundle(root: str, args: Mapping[str, Any]) -> Mapping[str, object]:
     budget = check_budget(args.get("max_tokens", DEFAULT_TOKENS))
     check_query(args["query"])
     return compile_bundle(collect(root), args["query"], budget)
 
 
-def _doctor(root: Path, args: Mapping[str, Any]) -> Mapping[str, object]:
+def _doctor(root: str, args: Mapping[str, Any]) -> Mapping[str, object]:
     return memory_doctor(root)
 
 
-def _candidate(root: Path, args: Mapping[str, Any]) -> Mapping[str, object]:
+def _candidate(root: str, args: Mapping[str, Any]) -> Mapping[str, object]:
     return validate_candidate(collect(root), args["candidate"])
 
 

@@ -8,7 +8,6 @@ Everything here is immutable data. Behaviour lives in module-level functions els
 from __future__ import annotations
 
 import re
-from pathlib import Path
 from typing import NamedTuple
 
 from project_corpus import TYPE_CHECKING
@@ -212,7 +211,7 @@ class Corpus(NamedTuple):
     command ~1.3 ms of its start (docs/performance.md).
     """
 
-    root: Path
+    root: str
     project_id: str
     policy: Policy
     sources: tuple[Source, ...]

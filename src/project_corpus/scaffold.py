@@ -87,7 +87,7 @@ def new_artifact(
         **_times(),
     }
     rel = f"{KINDS[kind]}/{artifact_id}.md"
-    write_new(corpus.root, {rel: _render(lang, f"{kind}.md", values)})
+    write_new(Path(corpus.root), {rel: _render(lang, f"{kind}.md", values)})
     return rel
 
 

@@ -13,7 +13,6 @@ import errno
 import os
 import stat
 from collections.abc import Iterator
-from pathlib import Path
 from typing import NamedTuple
 
 from project_corpus.errors import ContextError
@@ -36,10 +35,12 @@ class Entry(NamedTuple):
 CORPUS_DIR = ".project-corpus"
 
 
-def resolve_root(root: str | os.PathLike[str]) -> Path:
-    """The project root, resolved once (symlinks in the root's own path are allowed)."""
+def resolve_root(root: str | os.PathLike[str]) -> str:
+    """The project root, resolved once (symlinks in the root's own path are allowed): an
+    absolute, normalised path (a `str`, not a `pathlib.Path`: importing pathlib would cost
+    every command about 2 ms of its start, docs/performance.md)."""
     given = os.fspath(root)
-    path = Path(os.path.realpath(given))
+    path = os.path.realpath(given)
     what = _root_problem(path)
     if what:
         raise ContextError(
@@ -47,8 +48,9 @@ def resolve_root(root: str | os.PathLike[str]) -> Path:
             f"{given} {what}",
             hint="pass the project folder: the one that holds AGENTS.md and .project-corpus/",
         )
-    if CORPUS_DIR in path.parts:
-        project = Path(*path.parts[: path.parts.index(CORPUS_DIR)])
+    parts = path.split(os.sep)  # ["", "home", ...]: the path is absolute
+    if CORPUS_DIR in parts:
+        project = os.path.join(os.sep, *parts[1 : parts.index(CORPUS_DIR)])
         raise ContextError(
             "CONTEXT_ROOT",
             f"{given} is inside the corpus folder {CORPUS_DIR}/, not the project root",
@@ -57,7 +59,7 @@ def resolve_root(root: str | os.PathLike[str]) -> Path:
     return path
 
 
-def _root_problem(path: Path) -> str | None:
+def _root_problem(path: str) -> str | None:
     """Why PATH cannot be the project root, or None (never an exception: a root behind a
     folder this user may not enter is a stable error, not a crash)."""
     try:
@@ -73,9 +75,9 @@ def _root_problem(path: Path) -> str | None:
     return None
 
 
-def require_corpus(root: Path, given: str | os.PathLike[str]) -> None:
+def require_corpus(root: str, given: str | os.PathLike[str]) -> None:
     """CONTEXT_ROOT when ROOT has no `.project-corpus/` at all (the doctor reports a finding)."""
-    if not os.path.lexists(root / CORPUS_DIR):
+    if not os.path.lexists(os.path.join(root, CORPUS_DIR)):
         raise ContextError(
             "CONTEXT_ROOT",
             f"{os.fspath(given)} is not a Project Corpus: it has no {CORPUS_DIR}/ folder",
@@ -91,7 +93,7 @@ def _split(rel: str) -> list[str]:
 
 
 @contextlib.contextmanager
-def open_dir(root: Path, rel: str = "") -> Iterator[int]:
+def open_dir(root: str, rel: str = "") -> Iterator[int]:
     """A descriptor of ROOT/rel, opened component by component without following links.
 
     Raises FileNotFoundError / NotADirectoryError / OSError(ELOOP) as the OS reports them.
@@ -207,7 +209,7 @@ def _read_bounded(fd: int, max_bytes: int, size: int) -> bytes:
 
 
 def read_relative(
-    root: Path, rel: str, max_bytes: int, *, code: str, limit_code: str | None = None
+    root: str, rel: str, max_bytes: int, *, code: str, limit_code: str | None = None
 ) -> bytes:
     """Read ROOT/rel confined to ROOT. Any link, missing or special file raises CODE."""
     try:
@@ -233,7 +235,7 @@ class _Frame(NamedTuple):
     identity: tuple[int, int]  # (st_dev, st_ino), to re-open the same directory
 
 
-def walk(root: Path, rel_dir: str) -> Iterator[tuple[int, Entry]]:
+def walk(root: str, rel_dir: str) -> Iterator[tuple[int, Entry]]:
     """Every entry below ROOT/rel_dir, depth first, names in code-point order.
 
     Yields (descriptor of the entry's directory, entry); the descriptor is valid until the
@@ -274,7 +276,7 @@ def walk(root: Path, rel_dir: str) -> Iterator[tuple[int, Entry]]:
             os.close(fd)
 
 
-def _open_chain(root: Path, rel: str) -> int:
+def _open_chain(root: str, rel: str) -> int:
     fd = os.open(root, _DIR_FLAGS)
     reached = False
     try:
@@ -340,7 +342,7 @@ def _descend(fd: int, entry: Entry, stack: list[_Frame]) -> tuple[int, Entry]:
     return child, entry
 
 
-def _reopen(root: Path, frame: _Frame) -> int:
+def _reopen(root: str, frame: _Frame) -> int:
     fd = _open_chain(root, frame.rel_dir)
     if _identity(fd) != frame.identity:
         os.close(fd)
@@ -350,7 +352,7 @@ def _reopen(root: Path, frame: _Frame) -> int:
     return fd
 
 
-def portable_input_path(root: Path, user_path: str, code: str = "CONTEXT_INPUT_PATH") -> str:
+def portable_input_path(root: str, user_path: str, code: str = "CONTEXT_INPUT_PATH") -> str:
     """A user-given file path (absolute or relative to the cwd) as a path inside ROOT.
 
     A relative path is taken against `os.getcwd()`, which the kernel already gives resolved
@@ -359,7 +361,7 @@ def portable_input_path(root: Path, user_path: str, code: str = "CONTEXT_INPUT_P
     absolute = os.path.abspath(user_path)
     if ".." in user_path.replace("\\", "/").split("/"):
         raise ContextError(code, f"{user_path}: `..` is not allowed")
-    if os.path.commonpath([absolute, str(root)]) == str(root) and absolute != str(root):
+    if os.path.commonpath([absolute, root]) == root and absolute != root:
         return os.path.relpath(absolute, root).replace(os.sep, "/")
     raise ContextError(
         code,

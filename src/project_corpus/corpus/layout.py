@@ -12,7 +12,6 @@ one. An absent artifact folder reads as empty and is the WARN `MISSING_ARTIFACT_
 from __future__ import annotations
 
 import unicodedata
-from pathlib import Path
 
 from project_corpus.corpus import fs
 from project_corpus.corpus.policy import POLICY_PATH
@@ -65,11 +64,11 @@ def path_findings(paths: list[str], strict: bool) -> list[Finding]:
     return findings
 
 
-def is_real_dir(root: Path, rel: str) -> bool:
+def is_real_dir(root: str, rel: str) -> bool:
     return path_kind(root, rel) == "dir"
 
 
-def path_kind(root: Path, rel: str) -> str | None:
+def path_kind(root: str, rel: str) -> str | None:
     """ "file", "dir", "link", "special" or None (absent or unreadable) for REL under ROOT."""
     parent, _, name = rel.rpartition("/")
     try:
@@ -79,7 +78,7 @@ def path_kind(root: Path, rel: str) -> str | None:
         return None
 
 
-def required_paths(root: Path) -> tuple[list[Finding], list[Finding]]:
+def required_paths(root: str) -> tuple[list[Finding], list[Finding]]:
     """(gate findings, warnings): missing or linked required paths; absent artifact folders."""
     gate: list[Finding] = []
     warnings: list[Finding] = []
@@ -107,7 +106,7 @@ def _finding(code: str, path: str, detail: str) -> Finding:
     return Finding(code, path, 1, detail, anchor=f"{code}:{path}")
 
 
-def generated_views(root: Path) -> list[Finding]:
+def generated_views(root: str) -> list[Finding]:
     if not is_real_dir(root, ".project-corpus/generated"):
         return []
     findings = []

@@ -11,7 +11,6 @@ import gc
 import os
 import stat
 from collections.abc import Iterator
-from pathlib import Path
 from typing import TYPE_CHECKING
 from typing import NamedTuple
 
@@ -64,7 +63,7 @@ class _Reader:
     """Reads candidate sources under the limits; collects findings in the doctor's mode."""
 
     def __init__(
-        self, root: Path, scopes: tuple[str, ...], strict: bool, skeletons: Skeletons
+        self, root: str, scopes: tuple[str, ...], strict: bool, skeletons: Skeletons
     ) -> None:
         self.root, self.scopes, self.strict, self.skeletons = root, scopes, strict, skeletons
         # Every `prefix/**` scope (the usual policy): one `startswith` call per source.
@@ -226,7 +225,7 @@ def _collect(root: str | os.PathLike[str], strict: bool, skeletons: Skeletons) -
 
 
 def _assemble(
-    root: Path, project_id: str, policy: Policy, raw: list[RawSource], findings: list[Finding]
+    root: str, project_id: str, policy: Policy, raw: list[RawSource], findings: list[Finding]
 ) -> Corpus:
     status = next((s.doc for s in raw if s.path == STATUS_PATH), None)
     active_id, active_path, last_verified = classify.status_facts(status)
@@ -267,7 +266,7 @@ def _assemble(
     )
 
 
-def _read_policy(root: Path, findings: list[Finding]) -> tuple[Policy, list[Finding]]:
+def _read_policy(root: str, findings: list[Finding]) -> tuple[Policy, list[Finding]]:
     if any(f.path in (POLICY_PATH, ".project-corpus") for f in findings):
         return EMPTY_POLICY, []
     try:

@@ -12,7 +12,6 @@ import os
 from collections.abc import Iterable
 from collections.abc import Sequence
 from datetime import date
-from pathlib import Path
 
 from project_corpus.corpus import fs
 from project_corpus.doctor import candidates as candidate_checks
@@ -83,7 +82,7 @@ def memory_doctor(
 
 
 def gather(
-    root: Path,
+    root: str,
     lint: LintConfig,
     wants_index: bool,
     index: str | None,
@@ -133,7 +132,7 @@ def judge_suppressions(
     return sorted(entries, key=lambda e: (str(e["path"]), int(str(e["line"])), str(e["code"])))
 
 
-def _load_bundle(root: Path, bundle: str | None) -> LoadedJSON | None:
+def _load_bundle(root: str, bundle: str | None) -> LoadedJSON | None:
     return load_input(root, bundle) if bundle is not None else None
 
 

@@ -8,7 +8,6 @@ named by its code or its documented kebab-case name.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from pathlib import Path
 from typing import NamedTuple
 from typing import Protocol
 
@@ -63,7 +62,7 @@ def _invalid(path: str, detail: str) -> ContextError:
     )
 
 
-def load_config(root: Path, user_path: str | None, checks: Mapping[str, RuleFacts]) -> LintConfig:
+def load_config(root: str, user_path: str | None, checks: Mapping[str, RuleFacts]) -> LintConfig:
     """The configuration of ROOT: --config FILE, else lint.yaml when present, else defaults."""
     if user_path is not None:
         rel = fs.portable_input_path(root, user_path, code="CONFIG_INVALID")
@@ -75,7 +74,7 @@ def load_config(root: Path, user_path: str | None, checks: Mapping[str, RuleFact
     return parse_config(rel, _yaml(rel, data), checks)
 
 
-def _exists(root: Path, rel: str) -> bool:
+def _exists(root: str, rel: str) -> bool:
     parent, _, name = rel.rpartition("/")
     try:
         with fs.open_dir(root, parent) as fd:

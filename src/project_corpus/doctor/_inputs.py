@@ -12,7 +12,6 @@ import json
 import os
 import re
 from functools import lru_cache
-from pathlib import Path
 
 from project_corpus.corpus import fs
 from project_corpus.doctor._records import LoadedJSON
@@ -28,7 +27,7 @@ NEWLINE_RE = re.compile("\n")
 MAX_POINTER_DEPTH = 4
 
 
-def load_input(root: Path, user_path: str) -> LoadedJSON:
+def load_input(root: str, user_path: str) -> LoadedJSON:
     """Read a JSON input file confined to ROOT (CONTEXT_INPUT_PATH / CONTEXT_INPUT_JSON)."""
     portable = fs.portable_input_path(root, user_path)
     data = fs.read_relative(root, portable, MAX_INPUT_BYTES, code="CONTEXT_INPUT_PATH")
@@ -40,7 +39,7 @@ def _loaded(portable: str, data: bytes) -> LoadedJSON:
     return LoadedJSON(portable, value, data.decode("utf-8"))
 
 
-def candidate_dir_files(root: Path) -> list[LoadedJSON]:
+def candidate_dir_files(root: str) -> list[LoadedJSON]:
     """Every `*.json` directly inside .project-corpus/candidates/ (none when it is absent).
 
     A linked or special entry, or a linked candidates folder, is CONTEXT_INPUT_PATH."""

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from project_corpus.corpus.items import corpus_items
@@ -28,7 +27,7 @@ OPEN_CODES = ("INDEX_MISSING", "INDEX_CORRUPT", "INDEX_SCHEMA_MISMATCH", "INDEX_
 
 
 def open_for_doctor(
-    root: Path, index: str | None
+    root: str, index: str | None
 ) -> tuple[StoredIndex | None, ContextError | None, str]:
     """(stored index, the error that made it unusable, portable index path). Only the
     INDEX_* opening errors become findings; anything else (CONTEXT_LIMIT) is raised."""
@@ -47,7 +46,7 @@ def open_for_doctor(
         return None, _without_paths(exc, root, index), rel
 
 
-def _without_paths(exc: ContextError, root: Path, index: str | None) -> ContextError:
+def _without_paths(exc: ContextError, root: str, index: str | None) -> ContextError:
     """The error with the user's absolute paths reduced (reports hold no absolute path)."""
     detail = exc.detail.replace(str(root) + os.sep, "")
     if index and os.path.isabs(index):

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
-from pathlib import Path
 
 from project_corpus.corpus import fs
 from project_corpus.doctor import _gitignore as gitignore
@@ -19,7 +18,7 @@ GITIGNORE_DIRS = ("", ".project-corpus", CACHE_DIR)
 MAX_GITIGNORE_BYTES = 64 * 1024
 
 
-def _cache_entries(root: Path) -> list[tuple[str, bool]]:
+def _cache_entries(root: str) -> list[tuple[str, bool]]:
     """(name, is_dir) of each entry of cache/ except its own .gitignore ([] when absent)."""
     try:
         with fs.open_dir(root, CACHE_DIR) as fd:
@@ -29,7 +28,7 @@ def _cache_entries(root: Path) -> list[tuple[str, bool]]:
         return []
 
 
-def _read_gitignore(root: Path, directory: str) -> tuple[gitignore.Pattern, ...]:
+def _read_gitignore(root: str, directory: str) -> tuple[gitignore.Pattern, ...]:
     rel = f"{directory}/.gitignore" if directory else ".gitignore"
     try:
         data = fs.read_relative(root, rel, MAX_GITIGNORE_BYTES, code="CONTEXT_INPUT_PATH")

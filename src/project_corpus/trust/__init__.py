@@ -97,13 +97,13 @@ def default_grant_path(project_id: str) -> Path:
     return Path(base) / "project-corpus" / "trust" / f"{project_id}.toml"
 
 
-def root_identity(root: Path) -> str:
+def root_identity(root: str) -> str:
     """`<st_dev>:<st_ino>` of the root directory."""
     st = os.stat(root)
     return f"{st.st_dev}:{st.st_ino}"
 
 
-def read_policy(root: Path) -> Policy:
+def read_policy(root: str) -> Policy:
     """The project's policy; a missing or broken policy refuses with its own code."""
     data = fs.read_relative(
         root, POLICY_PATH, MAX_POLICY_BYTES, code="MISSING_REQUIRED_PATH", limit_code="POLICY_PARSE"
@@ -149,7 +149,7 @@ def _checked_transports(names: Iterable[str]) -> tuple[str, ...]:
     return tuple(unique)
 
 
-def _grant_target(root: Path, out: str | os.PathLike[str] | None, project_id: str) -> Path:
+def _grant_target(root: str, out: str | os.PathLike[str] | None, project_id: str) -> Path:
     path = Path(os.path.abspath(out)) if out is not None else default_grant_path(project_id)
     target = Path(os.path.realpath(path.parent)) / path.name
     if inside(target, root):
@@ -195,7 +195,7 @@ def _session(names: Iterable[str]) -> frozenset[str]:
     return frozenset(_checked_capabilities(session, "session capability")) if session else session
 
 
-def _binding_denials(root: Path, record: Grant, policy: Policy) -> list[Denial]:
+def _binding_denials(root: str, record: Grant, policy: Policy) -> list[Denial]:
     if record.project_id != policy.project_id:
         return [
             Denial(

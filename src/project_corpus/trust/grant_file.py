@@ -65,8 +65,8 @@ class Grant(NamedTuple):
         return {k: list(v) if isinstance(v, tuple) else v for k, v in self._asdict().items()}
 
 
-def inside(path: Path, root: Path) -> bool:
-    return os.path.commonpath([str(path), str(root)]) == str(root)
+def inside(path: Path, root: str) -> bool:
+    return os.path.commonpath([str(path), root]) == root
 
 
 # --- TOML ----------------------------------------------------------------------------------
