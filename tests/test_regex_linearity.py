@@ -158,9 +158,9 @@ PATTERNS: dict[str, list[tuple[Run, tuple[Make, ...]]]] = {
     ],
     "corpus.policy.ID_RE": [(run_of(policy.ID_RE), attacks(repeat("a.-_", "!")))],
     "corpus.policy.CAPABILITY_RE": [(run_of(policy.CAPABILITY_RE), attacks(repeat("a._-", "!")))],
-    "corpus.policy._TOML_LINE_RE": [
+    "corpus.policy._toml_error_line()": [
         (
-            run_of(policy._TOML_LINE_RE),
+            policy._toml_error_line,
             attacks(repeat("(at line 1, column 1)", "x"), repeat("1", ", column 1)x", "(at line ")),
         )
     ],
@@ -197,9 +197,9 @@ PATTERNS: dict[str, list[tuple[Run, tuple[Make, ...]]]] = {
     "doctor.docs._entry()": [
         (lambda s: re.sub(r"^## ", "#### ", s, flags=re.M), attacks(repeat("## \n")))
     ],
-    "doctor._inputs.TOKEN_RE": [
+    "doctor._inputs.token_re()": [
         (
-            run_of(inputs.TOKEN_RE),
+            run_of(inputs.token_re()),
             attacks(
                 repeat('\\"', "", '"'),
                 repeat('"\\"', ""),
@@ -211,8 +211,8 @@ PATTERNS: dict[str, list[tuple[Run, tuple[Make, ...]]]] = {
         (inputs.pointer_lines, attacks(repeat('{"a":', "1", ""), repeat('\\"', '"', '"'))),
     ],
     "doctor._inputs.NEWLINE_RE": [(run_of(inputs.NEWLINE_RE), attacks(repeat("\n")))],
-    "doctor._suppress.MENTION_RE": [
-        (run_of(suppress.MENTION_RE), attacks(repeat(" ", "x", "<!--"), repeat("<!-- ")))
+    "doctor._suppress.mention_re()": [
+        (run_of(suppress.mention_re()), attacks(repeat(" ", "x", "<!--"), repeat("<!-- ")))
     ],
     "doctor.integrity.DATED_NAME_RE": [
         (run_of(integrity.DATED_NAME_RE), attacks(repeat("2026-01-0"), repeat("0")))
@@ -220,9 +220,9 @@ PATTERNS: dict[str, list[tuple[Run, tuple[Make, ...]]]] = {
     "doctor.integrity.DATE_PREFIX_RE": [
         (run_of(integrity.DATE_PREFIX_RE), attacks(repeat("2026-01-")))
     ],
-    "doctor._suppress.DIRECTIVE_RE": [
+    "doctor._suppress.directive_re()": [
         (
-            run_of(suppress.DIRECTIVE_RE),
+            run_of(suppress.directive_re()),
             attacks(
                 repeat("A,", "x", "<!-- project-corpus: disable "),
                 repeat(" ", "x", "<!-- project-corpus: disable A -->"),
@@ -234,9 +234,9 @@ PATTERNS: dict[str, list[tuple[Run, tuple[Make, ...]]]] = {
     "doctor._volatile.DATE_RE": [
         (run_of(volatile.DATE_RE), attacks(repeat("1"), repeat("1234-12-1"), repeat("1234-")))
     ],
-    "doctor._volatile.DATE_LABEL_RE": [
+    "doctor._volatile.date_label_re()": [
         (
-            run_of(volatile.DATE_LABEL_RE),
+            run_of(volatile.date_label_re()),
             attacks(
                 repeat(" ", "x", "verified"),
                 repeat(" ", "x", "verified :"),

@@ -6,8 +6,6 @@ a trigger or any other object, or a value of another type than its column's, mak
 `INDEX_CORRUPT` before any row is read.
 """
 
-from __future__ import annotations
-
 import sqlite3
 from functools import cache
 from typing import NamedTuple

@@ -5,16 +5,11 @@ Everything here is immutable data. Behaviour lives in module-level functions els
 `Item`s, `index` stores provenance, `retrieval` ranks items.
 """
 
-from __future__ import annotations
-
 import re
+from collections.abc import Sequence
 from typing import NamedTuple
 
-from project_corpus import TYPE_CHECKING
 from project_corpus.digest import sha256_hex
-
-if TYPE_CHECKING:
-    from collections.abc import Sequence
 
 FRESHNESS_REQUIREMENT = "READ_PRIMARY_SOURCE_BEFORE_AUTHORITY_CLAIM"
 INDEX_SCHEMA_VERSION = "1"

@@ -180,12 +180,9 @@ def _check_write_requirements(
         )
 
 
-_TOML_LINE_RE = re.compile(r"\(at line (\d+), column \d+\)$")
-
-
 def _toml_error_line(message: str) -> int:
     """The line a TOML error names in its message ("... (at line 23, column 13)"), else 1."""
-    match = _TOML_LINE_RE.search(message)
+    match = re.search(r"\(at line (\d+), column \d+\)$", message)  # compiled when needed
     return int(match.group(1)) if match else 1
 
 

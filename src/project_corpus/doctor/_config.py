@@ -5,8 +5,6 @@ key, a wrong type or an unknown code is `CONFIG_INVALID` (exit 2), never a guess
 named by its code or its documented kebab-case name.
 """
 
-from __future__ import annotations
-
 from collections.abc import Mapping
 from typing import NamedTuple
 from typing import Protocol

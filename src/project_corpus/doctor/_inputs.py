@@ -11,6 +11,7 @@ import bisect
 import json
 import os
 import re
+from functools import cache
 from functools import lru_cache
 
 from project_corpus.corpus import fs
@@ -20,11 +21,16 @@ from project_corpus.jsonio import MAX_INPUT_BYTES
 from project_corpus.jsonio import parse_json_bytes
 
 CANDIDATES_DIR = ".project-corpus/candidates"
-# A string runs to its closing quote or to the end of the text, so an unterminated string is
-# one token and no scan restarts inside it (linear on any text, not only valid JSON).
-TOKEN_RE = re.compile(r'"(?:[^"\\]|\\.)*+(?:"|\Z)|[{}\[\],:]|[^\s{}\[\],:"]++', re.DOTALL)
 NEWLINE_RE = re.compile("\n")
 MAX_POINTER_DEPTH = 4
+
+
+@cache
+def token_re() -> re.Pattern[str]:
+    """A JSON token. A string runs to its closing quote or to the end of the text, so an
+    unterminated string is one token and no scan restarts inside it (linear on any text, not
+    only valid JSON). Compiled on first use: only `--bundle` and candidates need it."""
+    return re.compile(r'"(?:[^"\\]|\\.)*+(?:"|\Z)|[{}\[\],:]|[^\s{}\[\],:"]++', re.DOTALL)
 
 
 def load_input(root: str, user_path: str) -> LoadedJSON:
@@ -96,7 +102,7 @@ def pointer_lines(text: str, max_depth: int = MAX_POINTER_DEPTH) -> dict[str, in
     lines: dict[str, int] = {}
     stack: list[_Frame] = []
     expect_key = False
-    for match in TOKEN_RE.finditer(text):
+    for match in token_re().finditer(text):
         token = match.group(0)
         if token in ",:":
             expect_key = token == "," and bool(stack) and stack[-1].is_object

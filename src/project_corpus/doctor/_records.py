@@ -5,8 +5,6 @@ A check is a small generator function over a `DoctorView`, wrapped by `check(...
 registry is the literal `CHECKS` tuple in `project_corpus.doctor.registry`.
 """
 
-from __future__ import annotations
-
 import inspect
 from collections.abc import Callable
 from collections.abc import Iterable
@@ -14,14 +12,14 @@ from datetime import date
 from typing import TYPE_CHECKING
 from typing import NamedTuple
 
+from project_corpus.doctor._config import LintConfig
+from project_corpus.errors import ContextError
 from project_corpus.models import SEVERITIES
 from project_corpus.models import Corpus
 from project_corpus.models import Finding
 from project_corpus.models import Span
 
 if TYPE_CHECKING:
-    from project_corpus.doctor._config import LintConfig
-    from project_corpus.errors import ContextError
     from project_corpus.index_schema import StoredIndex
 
 # What a check needs before it can run; a check whose need is unmet is listed in
@@ -85,7 +83,7 @@ class DoctorView(NamedTuple):
     config: LintConfig
     index_requested: bool
     index_rel: str  # portable path of the index file (or of cache/ when the path is unusable)
-    stored: StoredIndex | None
+    stored: "StoredIndex | None"  # a string: the doctor imports sqlite3 only with --index
     index_error: ContextError | None
     bundle: LoadedJSON | None
     candidates: tuple[LoadedJSON, ...]

@@ -12,9 +12,9 @@ from collections.abc import Iterator
 from project_corpus.doctor._records import DoctorView
 from project_corpus.doctor._records import Issue
 from project_corpus.doctor._records import check
-from project_corpus.doctor._suppress import DIRECTIVE_RE
-from project_corpus.doctor._suppress import MENTION_RE
 from project_corpus.doctor._suppress import comment_lines
+from project_corpus.doctor._suppress import directive_re
+from project_corpus.doctor._suppress import mention_re
 from project_corpus.doctor._suppress import parse_directives
 from project_corpus.models import Corpus
 
@@ -22,7 +22,7 @@ FORM = "<!-- project-corpus: disable CODE[,CODE] --> or disable-file"
 
 
 def _problems(text: str, gates: dict[str, bool]) -> Iterator[str]:
-    match = DIRECTIVE_RE.match(text)
+    match = directive_re().match(text)
     if not match:
         yield f"not a directive: {text.strip()[:120]!r}; the form is {FORM} (lower case, a colon)"
         return
@@ -50,7 +50,7 @@ def invalid_suppression(view: DoctorView) -> Iterator[Issue]:
     gates = view.gates
     for source in view.corpus.sources:
         for line, text in comment_lines(source.doc):
-            if MENTION_RE.match(text):
+            if mention_re().match(text):
                 for detail in _problems(text, gates):
                     yield Issue("INVALID_SUPPRESSION", source.path, line, detail, detail)
 

@@ -6,8 +6,6 @@ value outside its range is `EVAL_SCHEMA`, whose detail names the case (index and
 the key. `CASE_KEYS` is the registry: the shipped JSON Schema is checked against it by tests.
 """
 
-from __future__ import annotations
-
 import json
 from collections.abc import Callable
 from typing import NamedTuple
