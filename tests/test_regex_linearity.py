@@ -164,9 +164,21 @@ PATTERNS: dict[str, list[tuple[Run, tuple[Make, ...]]]] = {
             attacks(repeat("(at line 1, column 1)", "x"), repeat("1", ", column 1)x", "(at line ")),
         )
     ],
-    "corpus.policy._line_of()": [
-        (lambda s: policy._line_of(s, "scopes"), attacks(repeat(" ", "x", "[ scopes"))),
-        (lambda s: policy._line_of(s, "read"), attacks(repeat(" ", "x", "read"))),
+    "corpus.policy.BARE_KEY_RE": [(run_of(policy.BARE_KEY_RE), attacks(repeat("a_-", "!")))],
+    "corpus.policy.BARE_KEY_LINE_RE": [
+        (
+            policy._bare_key_lines.__wrapped__,  # not its cache: every call scans
+            attacks(
+                repeat(" ", "x", "[ scopes"),
+                repeat("a", " ]x", "["),
+                repeat("a-_", " x"),
+                repeat(" ", "=", "read"),
+            ),
+        )
+    ],
+    "corpus.policy._key_pattern()": [
+        (run_of(policy._key_pattern("a b")), attacks(repeat(" ", "x", "[ a b"))),
+        (run_of(policy._key_pattern("a.b")), attacks(repeat(" ", "x", "a.b"))),
     ],
     "corpus.policy.in_scope()": [  # fnmatch translates scopes into regular expressions
         (lambda s: policy.in_scope(s, ("*a*a*a*a*a*a*a*a*b",)), attacks(repeat("a"))),

@@ -6,6 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from project_corpus.corpus import policy as policy_module
 from project_corpus.corpus.policy import MAX_POLICY_BYTES
 from project_corpus.corpus.policy import PROFILE_CAPABILITIES
 from project_corpus.corpus.policy import in_scope
@@ -430,3 +431,27 @@ def test_a_missing_requirement_does_not_hide_a_mistyped_one() -> None:
         ("POLICY_SCHEMA", 9, "missing `requirements.expected_hash`"),
         ("POLICY_SCHEMA", 11, "`requirements.audit_receipt` must be a boolean"),
     ]
+
+
+# Policy-like lines: tables, keys, near misses (`[a.b]`, `ab =`, `a`), quoted keys, blanks.
+_KEY_PARTS = st.sampled_from(["a", "b", "read", "allow", "-", "_", "1", ".", '"', " ", "\t"])
+_LINE = st.builds(
+    "".join,
+    st.lists(st.sampled_from(["", " ", "\t", "\u3000", "[", "]", "=", "[[", " = 1"]) | _KEY_PARTS),
+)
+
+
+@given(st.lists(_LINE, max_size=12), st.sampled_from(["a", "b", "read", "allow", "a-b", "a_1"]))
+def test_a_bare_key_is_found_on_the_line_its_own_pattern_finds(lines: list[str], key: str) -> None:
+    # One scan for every bare key gives what a pattern compiled for that key finds.
+    text = "\n".join(lines)
+    pattern = policy_module._key_pattern(key)
+    expected = next((n for n, line in enumerate(lines, 1) if pattern.match(line)), 1)
+    assert policy_module._line_of(text, key) == expected
+
+
+def test_a_key_that_is_not_bare_is_still_found_by_its_own_pattern() -> None:
+    text = 'x = 1\n"a b" = 2\n[ a.b ]\n'
+    assert policy_module._line_of(text, '"a b"') == 2
+    assert policy_module._line_of(text, "a.b") == 3
+    assert policy_module._line_of(text, "a b") == 1

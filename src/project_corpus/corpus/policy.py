@@ -7,6 +7,7 @@ import re
 import tomllib
 from collections.abc import Callable
 from collections.abc import Iterable
+from functools import lru_cache
 
 from project_corpus.digest import sha256_hex
 from project_corpus.models import Finding
@@ -81,12 +82,37 @@ def policy_line(policy: Policy, key: str) -> int:
     return policy.lines.get(key, 1)
 
 
+# A line that opens a table `[name]` or sets `name = ...` with a bare key: the same lines
+# `_key_pattern(name)` finds for such a name (its run of key characters is the whole name).
+BARE_KEY_RE = re.compile(r"[A-Za-z0-9_-]+")
+BARE_KEY_LINE_RE = re.compile(r"\s*+(?:\[\s*+([A-Za-z0-9_-]++)\s*+\]|([A-Za-z0-9_-]++)\s*+=)")
+
+
 def _line_of(text: str, key: str) -> int:
-    pattern = re.compile(rf"^\s*(\[\s*{re.escape(key)}\s*\]|{re.escape(key)}\s*=)")
+    """The first line of TEXT that opens table KEY or sets KEY (1 when none)."""
+    if BARE_KEY_RE.fullmatch(key):
+        return _bare_key_lines(text).get(key, 1)
+    pattern = _key_pattern(key)
     for number, line in enumerate(text.split("\n"), start=1):
         if pattern.match(line):
             return number
     return 1
+
+
+def _key_pattern(key: str) -> re.Pattern[str]:
+    return re.compile(rf"^\s*(\[\s*{re.escape(key)}\s*\]|{re.escape(key)}\s*=)")
+
+
+@lru_cache(maxsize=4)
+def _bare_key_lines(text: str) -> dict[str, int]:
+    """{bare key or table name: the first line opening or setting it}: one scan of TEXT
+    instead of a regular expression compiled per key (six of them for every policy)."""
+    found: dict[str, int] = {}
+    for number, line in enumerate(text.split("\n"), start=1):
+        match = BARE_KEY_LINE_RE.match(line)
+        if match:
+            found.setdefault(match.group(1) or match.group(2), number)
+    return found
 
 
 def parse_policy(data: bytes) -> tuple[Policy, list[Finding]]:
