@@ -86,9 +86,9 @@ PATTERNS: dict[str, list[tuple[Run, tuple[Make, ...]]]] = {
             attacks(repeat(".project-corpus/tasks/"), repeat("x", " ", ".project-corpus/reports/")),
         )
     ],
-    "corpus.references.INLINE_LINK_RE": [
+    "corpus.references.inline_link_re()": [
         (
-            run_of(references.INLINE_LINK_RE),
+            run_of(references.inline_link_re()),
             attacks(
                 repeat(" ", "x", "](a"),
                 repeat(" ", "x", "](a "),
@@ -105,13 +105,13 @@ PATTERNS: dict[str, list[tuple[Run, tuple[Make, ...]]]] = {
             attacks(repeat("]"), repeat("](:", ""), repeat("]]", "(")),
         )
     ],
-    "corpus.references.LINK_DEFINITION_RE": [
+    "corpus.references.link_definition_re()": [
         (
-            run_of(references.LINK_DEFINITION_RE),
+            run_of(references.link_definition_re()),
             attacks(repeat("[a", "", "["), repeat("[a]:\n"), repeat(" \t", "", "[a]:")),
         )
     ],
-    "corpus.references.SCHEME_RE": [(run_of(references.SCHEME_RE), attacks(repeat("a+.-")))],
+    "corpus.references.scheme_re()": [(run_of(references.scheme_re()), attacks(repeat("a+.-")))],
     "corpus.references.ID_TOKEN_RE": [(run_of(references.ID_TOKEN_RE), attacks(repeat("a._-")))],
     "corpus.references.EVIDENCE_ID_RE": [
         (

@@ -27,6 +27,7 @@ import posixpath
 import re
 from collections.abc import Iterable
 from collections.abc import Iterator
+from functools import cache
 from typing import NamedTuple
 
 from project_corpus.corpus import fs
@@ -41,13 +42,8 @@ SOURCE_PREFIXES = tuple(
     f".project-corpus/{folder}/" for folder in ("state", "tasks", "reports", "history")
 )
 PATH_RE = re.compile(r"\.project-corpus/(?:state|tasks|reports|history)/[^\s`'\"<>()\[\]|,;*]+")
-INLINE_LINK_RE = re.compile(
-    r"\]\(\s*(<[^<>\n]*>|[^\s()<>]+)(?:\s+(?:\"[^\"\n]*\"|'[^'\n]*'|\([^()\n]*\)))?\s*\)"
-)
 # What every inline link and link definition holds: `](` or `]:`.
 LINK_MARK_RE = re.compile(r"\][(:]")
-LINK_DEFINITION_RE = re.compile(r"^ {0,3}\[[^\]\n]+\]:[ \t]*(<[^<>\n]*>|\S+)", re.MULTILINE)
-SCHEME_RE = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
 ID_TOKEN_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")
 # An item that starts with an ID followed by the end, a separator or a parenthesis; or any
 # backticked ID. An ID reference has a digit, `-`, `_` or `.`: "- none" is prose.
@@ -58,6 +54,25 @@ EVIDENCE_ID_RE = re.compile(
 BACKTICK_ID_RE = re.compile(r"`([a-z0-9][a-z0-9._-]{2,63})`")
 ID_MARK_RE = re.compile(r"[0-9._-]")
 EVIDENCE_SECTION = "Evidence References"
+
+
+# The link patterns are compiled on first use, by the first document that holds `](` or
+# `]:`: a corpus without links never pays for them (~0.5 ms of a start, docs/performance.md).
+@cache
+def inline_link_re() -> re.Pattern[str]:
+    return re.compile(
+        r"\]\(\s*(<[^<>\n]*>|[^\s()<>]+)(?:\s+(?:\"[^\"\n]*\"|'[^'\n]*'|\([^()\n]*\)))?\s*\)"
+    )
+
+
+@cache
+def link_definition_re() -> re.Pattern[str]:
+    return re.compile(r"^ {0,3}\[[^\]\n]+\]:[ \t]*(<[^<>\n]*>|\S+)", re.MULTILINE)
+
+
+@cache
+def scheme_re() -> re.Pattern[str]:
+    return re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
 
 
 class Reference(NamedTuple):
@@ -143,7 +158,9 @@ def link_target(doc_path: str, raw: str) -> str | None:
     a URL, an in-page anchor, root-relative, outside the corpus folders or not Markdown."""
     target = raw[1:-1] if raw.startswith("<") and raw.endswith(">") else raw
     target = target.split("#", 1)[0].split("?", 1)[0]
-    if not target or SCHEME_RE.match(target) or target.startswith(("/", "\\", ".project-corpus/")):
+    if not target or target.startswith(("/", "\\", ".project-corpus/")):
+        return None
+    if scheme_re().match(target):
         return None
     if "%" in target:  # unquote changes nothing else; urllib.parse costs a start ~1.5 ms
         from urllib.parse import unquote
@@ -161,7 +178,7 @@ def link_references(path: str, doc: Document, text: str | None = None) -> list[R
     if not LINK_MARK_RE.search(text):  # one scan for `](` or `]:`, not two
         return []
     matches = sorted(
-        [*INLINE_LINK_RE.finditer(text), *LINK_DEFINITION_RE.finditer(text)],
+        [*inline_link_re().finditer(text), *link_definition_re().finditer(text)],
         key=lambda m: m.start(),
     )
     found = []
