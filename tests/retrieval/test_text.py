@@ -1,4 +1,7 @@
-"""Stemmers are loaded alone (not the package's 36) and stem exactly like the package."""
+"""Stemmers are loaded alone (not the package's 36) and stem exactly like the package.
+
+PyStemmer is blocked in these probes (`sys.modules["Stemmer"] = None`): with it, neither the
+tool nor the package loads a pure-Python stemmer (tests/retrieval/test_stemmers.py)."""
 
 from __future__ import annotations
 
@@ -13,6 +16,7 @@ from project_corpus.retrieval.text import fold_joined
 
 PROBE = """
 import sys
+sys.modules["Stemmer"] = None
 from project_corpus.retrieval import text
 words = sys.argv[1].split()
 ours = [text.stem(w) for w in words]
@@ -40,11 +44,13 @@ def test_stemmers_loaded_alone_stem_like_the_package() -> None:
 
 def test_stemmers_come_from_an_imported_package_when_there_is_one() -> None:
     code = (
+        "import sys\nsys.modules['Stemmer'] = None\n"
         "import snowballstemmer\nfrom project_corpus.retrieval import text\n"
-        "print(text.stem('running'), text.stem('состояние'))"
+        "print(text.stem('running'), text.stem('состояние'))\n"
+        "print(type(text._stemmers()[0]) is snowballstemmer.EnglishStemmer)"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert done.stdout.split() == ["run", "состоян"]
+    assert done.stdout.split() == ["run", "состоян", "True"]
 
 
 @given(st.lists(st.text(alphabet=st.sampled_from(list("aBßẞİﬁΣςЁёя \n\t0")), max_size=12)))
