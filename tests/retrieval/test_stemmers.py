@@ -21,6 +21,7 @@ from hypothesis import strategies as st
 from snowballstemmer.english_stemmer import EnglishStemmer
 from snowballstemmer.russian_stemmer import RussianStemmer
 
+from project_corpus.retrieval import text
 from project_corpus.retrieval.text import CYRILLIC_RE
 from project_corpus.retrieval.text import LATIN_RE
 from project_corpus.retrieval.text import fold
@@ -69,7 +70,7 @@ def stem_both(token: str) -> tuple[str, str]:
     else:
         return token, token
     fast = compiled()[language]
-    return PURE[language].stemWord(token), fast.stemWord(token)  # type: ignore[attr-defined]
+    return PURE[language].stemWord(token), fast.stemWord(token)
 
 
 def fixture_tokens() -> list[str]:
@@ -121,6 +122,29 @@ def test_without_pystemmer_the_pure_python_stemmers_are_used() -> None:
     assert stemmer_in_use("pure") == (
         "snowballstemmer.english_stemmer snowballstemmer.russian_stemmer caress"
     )
+
+
+def test_a_failing_import_falls_back_in_process_to_the_stemmers_loaded_alone(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """As in a fresh process: no `snowballstemmer` module loaded yet (the originals come back
+    afterwards), PyStemmer blocked, the stemmers' cache cleared."""
+    monkeypatch.setitem(sys.modules, "Stemmer", None)
+    for name in [n for n in sys.modules if n.split(".")[0] == "snowballstemmer"]:
+        monkeypatch.delitem(sys.modules, name)
+    text._stemmers.cache_clear()
+    try:
+        english, russian = text._stemmers()
+    finally:
+        text._stemmers.cache_clear()
+    assert sorted(n for n in sys.modules if n.startswith("snowballstemmer")) == [
+        "snowballstemmer.among",
+        "snowballstemmer.basestemmer",
+        "snowballstemmer.english_stemmer",
+        "snowballstemmer.russian_stemmer",
+    ]
+    assert (type(english).__name__, type(russian).__name__) == ("EnglishStemmer", "RussianStemmer")
+    assert (english.stemWord("ponies"), russian.stemWord("состояние")) == ("poni", "состоян")
 
 
 @needs_pystemmer
