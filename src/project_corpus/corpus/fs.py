@@ -36,9 +36,7 @@ CORPUS_DIR = ".project-corpus"
 
 
 def resolve_root(root: str | os.PathLike[str]) -> str:
-    """The project root, resolved once (symlinks in the root's own path are allowed): an
-    absolute, normalised path (a `str`, not a `pathlib.Path`: importing pathlib would cost
-    every command about 2 ms of its start, docs/performance.md)."""
+    """The project root, resolved once, as a `str` (links in its own path are allowed)."""
     given = os.fspath(root)
     path = os.path.realpath(given)
     what = _root_problem(path)
