@@ -167,7 +167,7 @@ PATTERNS: dict[str, list[tuple[Run, tuple[Make, ...]]]] = {
     "corpus.policy.BARE_KEY_RE": [(run_of(policy.BARE_KEY_RE), attacks(repeat("a_-", "!")))],
     "corpus.policy.BARE_KEY_LINE_RE": [
         (
-            policy._bare_key_lines.__wrapped__,  # not its cache: every call scans
+            policy._bare_key_lines,
             attacks(
                 repeat(" ", "x", "[ scopes"),
                 repeat("a", " ]x", "["),

@@ -7,7 +7,6 @@ import re
 import tomllib
 from collections.abc import Callable
 from collections.abc import Iterable
-from functools import lru_cache
 
 from project_corpus.digest import sha256_hex
 from project_corpus.models import Finding
@@ -103,7 +102,6 @@ def _key_pattern(key: str) -> re.Pattern[str]:
     return re.compile(rf"^\s*(\[\s*{re.escape(key)}\s*\]|{re.escape(key)}\s*=)")
 
 
-@lru_cache(maxsize=4)
 def _bare_key_lines(text: str) -> dict[str, int]:
     """{bare key or table name: the first line opening or setting it}: one scan of TEXT
     instead of a regular expression compiled per key (six of them for every policy)."""
