@@ -9,8 +9,13 @@ from hypothesis import strategies as st
 from project_corpus.corpus.markdown import parse_document
 from project_corpus.doctor import _volatile as volatile
 from project_corpus.doctor.content import CLAIM_KINDS
+from project_corpus.doctor.content import DUPLICATE_KINDS
+from project_corpus.doctor.content import MIN_DUPLICATE_CHARS
 from project_corpus.doctor.content import _duplicates
+from project_corpus.doctor.content import _is_table_header
+from project_corpus.doctor.content import content_scan
 from project_corpus.doctor.content import term_candidates
+from project_corpus.models import Document
 from project_corpus.models import Source
 from project_corpus.retrieval.text import collapse_all
 from project_corpus.retrieval.text import collapse_whitespace
@@ -121,3 +126,46 @@ def test_casefolding_is_idempotent_and_keeps_whitespace_apart() -> None:
 @given(st.text(alphabet=st.sampled_from(list("aBßİıſK Я\t\n\u00a0\u2028ǅ")), max_size=30))
 def test_normalise_is_idempotent(text: str) -> None:
     assert normalise(normalise(text)) == normalise(text)
+
+
+def _scan_item_by_item(doc: Document, matcher: volatile.Matcher | None) -> tuple[object, ...]:
+    """What content_scan finds, from each span alone: the counted spans, the hash of each
+    one's normalised text, and each claim holding a key word with its normalised text."""
+    spans = [span for span in doc.spans if span.kind in DUPLICATE_KINDS]
+    counted = [
+        span
+        for span in spans
+        if len(span.text) >= MIN_DUPLICATE_CHARS
+        and not (span.kind == "table" and _is_table_header(doc.lines, span))
+    ]
+    candidates = [
+        (span, normalise(span.text))
+        for span in spans
+        if span.kind in CLAIM_KINDS and volatile.key_positions(span.text.casefold(), matcher)
+    ]
+    return counted, [hash(normalise(span.text)) for span in counted], candidates
+
+
+LONG = "A claim that is currently long enough to count as a duplicate"
+DOC_LINES = [
+    *LINES,
+    LONG,
+    LONG.upper().replace(" ", "  "),
+    "- " + LONG,
+    "  continued  today",
+    f"| {LONG} | x |",
+    "|---|---|",
+    "Straße\u2028today\x1cnow\x85live, a long claim of more than 30 characters",
+    "ﬁne\x1f\u00a0right now  ",
+    "İ today\x00",
+]
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(st.sampled_from(DOC_LINES), max_size=30), st.booleans())
+def test_the_scan_equals_scanning_each_item(lines: list[str], with_terms: bool) -> None:
+    # Counted or not (short claims, table header rows), a candidate's anchor is its
+    # normalised text; a counted one's is the text whose hash is counted.
+    doc = parse_document("\n".join(lines) + "\n")
+    matcher = MATCHER if with_terms else None
+    assert tuple(content_scan(doc, matcher)) == _scan_item_by_item(doc, matcher)

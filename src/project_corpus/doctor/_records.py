@@ -67,9 +67,9 @@ class LoadedJSON(NamedTuple):
 
 
 class ContentScan(NamedTuple):
-    """What the duplicate and volatile checks read of one source (`content._scan`): its
-    counted items, the hash of each one's normalised text, and the claims holding a volatile
-    key word with their casefolded texts."""
+    """What the duplicate and volatile checks read of one source (`content.content_scan`):
+    its counted items, the hash of each one's normalised text, and the claims holding a
+    volatile key word with their normalised texts."""
 
     counted: list[Span]
     hashes: list[int]

@@ -24,6 +24,7 @@ from project_corpus.doctor._records import Issue
 from project_corpus.doctor._records import check
 from project_corpus.doctor._records import from_finding
 from project_corpus.models import STATUS_PATH
+from project_corpus.models import Document
 from project_corpus.models import Source
 from project_corpus.models import Span
 from project_corpus.retrieval.text import collapse_all
@@ -68,8 +69,9 @@ def duplicate_memory_item(view: DoctorView) -> Iterator[Issue]:
     hashes: list[int] = []  # hash(normalise(span.text)) of each
     starts: list[int] = []  # where each source's items start in SPANS
     owners: list[Source] = []
+    matcher = _matcher(view)
     for source in _own_sources(view):
-        scan = _scan(view, source)
+        scan = _scan(view, source, matcher)
         starts.append(len(spans))
         owners.append(source)
         spans += scan.counted
@@ -77,30 +79,45 @@ def duplicate_memory_item(view: DoctorView) -> Iterator[Issue]:
     yield from _duplicates(spans, hashes, starts, owners)
 
 
-def _scan(view: DoctorView, source: Source) -> ContentScan:
-    """SOURCE's content as the duplicate and volatile checks need it, from its items
-    (paragraphs, list items, table rows, code) casefolded once per run; the folded texts
-    themselves are not kept, only the volatile candidates' (docs/performance.md)."""
+def _scan(view: DoctorView, source: Source, matcher: volatile.Matcher | None) -> ContentScan:
+    """SOURCE's content as the duplicate and volatile checks need it, scanned once per run
+    (`content_scan`); MATCHER is `_matcher(view)`, worked out once per check."""
     found = view.scans.get(source.path)
     if found is None:
-        lines = source.doc.lines
-        folded = [
-            (span, span.text.casefold())
-            for span in source.doc.spans
-            if span.kind in DUPLICATE_KINDS
-        ]
-        counted = [
-            (span, text)
-            for span, text in folded
-            if len(span.text) >= MIN_DUPLICATE_CHARS
-            and not (span.kind == "table" and _is_table_header(lines, span))
-        ]
-        # normalise(span.text) of each, from the text folded once: only its hash is kept
-        hashes = list(map(hash, collapse_all([text for _, text in counted])))
-        candidates = term_candidates(folded, _matcher(view))
-        found = ContentScan([span for span, _ in counted], hashes, candidates)
+        found = content_scan(source.doc, matcher)
         view.scans[source.path] = found
     return found
+
+
+def content_scan(doc: Document, matcher: volatile.Matcher | None) -> ContentScan:
+    """DOC's counted items with the hash of each one's normalised text, and its volatile
+    candidates with theirs, from its items (paragraphs, list items, table rows, code)
+    casefolded once; the folded texts are not kept (docs/performance.md)."""
+    lines = doc.lines
+    folded = [(span, span.text.casefold()) for span in doc.spans if span.kind in DUPLICATE_KINDS]
+    counted = [
+        (span, text)
+        for span, text in folded
+        if len(span.text) >= MIN_DUPLICATE_CHARS
+        and not (span.kind == "table" and _is_table_header(lines, span))
+    ]
+    spans = [span for span, _ in counted]
+    # normalise(span.text) of each, from the text folded once
+    normalised = collapse_all([text for _, text in counted])
+    candidates = _with_anchors(term_candidates(folded, matcher), spans, normalised)
+    return ContentScan(spans, list(map(hash, normalised)), candidates)
+
+
+def _with_anchors(
+    candidates: list[tuple[Span, str]], counted: list[Span], normalised: list[str]
+) -> list[tuple[Span, str]]:
+    """(span, normalise(span.text)) of each of CANDIDATES (span, folded text): a counted
+    item's is taken from NORMALISED (of the COUNTED spans), the others' are collapsed."""
+    if not candidates:
+        return []
+    known = dict(zip(map(id, counted), normalised, strict=True))  # by identity: no hashing
+    rest = iter(collapse_all([text for span, text in candidates if id(span) not in known]))
+    return [(span, known[id(span)] if id(span) in known else next(rest)) for span, _ in candidates]
 
 
 def _matcher(view: DoctorView) -> volatile.Matcher | None:
@@ -160,10 +177,8 @@ def volatile_without_freshness(view: DoctorView) -> Iterator[Issue]:
     for source in view.corpus.sources:
         if source.source_type == "state" or source.foreign or _freshness_labelled(source):
             continue
-        claims = _unlabelled_claims(_scan(view, source).candidates, regex)
-        # normalise(span.text) of each, from the text folded once
-        anchors = collapse_all([folded for _, folded, _ in claims])
-        for (span, _, term), anchor in zip(claims, anchors, strict=True):
+        # Each candidate comes with normalise(span.text), its anchor.
+        for span, anchor, term in _unlabelled_claims(_scan(view, source, regex).candidates, regex):
             if term not in details:
                 details[term] = (
                     f"volatile term {term!r} without a date label or Freshness-Requirement"
@@ -175,13 +190,14 @@ def volatile_without_freshness(view: DoctorView) -> Iterator[Issue]:
 def _unlabelled_claims(
     candidates: list[tuple[Span, str]], matcher: volatile.Matcher
 ) -> list[tuple[Span, str, str]]:
-    """(span, folded text, first term) of each claim with a volatile term and no date label."""
+    """(span, normalised text, first term) of each claim with a volatile term and no date
+    label."""
     found = []
-    for span, folded in candidates:
+    for span, anchor in candidates:
         # A candidate holds a key word already (`term_candidates`): no second pre-filter.
         term = volatile.first_term(span.text, matcher)
         if term and not volatile.has_date_label(span.text):
-            found.append((span, folded, term))
+            found.append((span, anchor, term))
     return found
 
 
@@ -195,9 +211,11 @@ def term_candidates(
         return []
     claims = [(span, text) for span, text in folded_spans if span.kind in CLAIM_KINDS]
     texts = [text for _, text in claims]
+    positions = volatile.key_positions("\n".join(texts), matcher)
+    if not positions:  # most sources
+        return []
     # Where each claim starts in the joined text: its length plus one newline per claim.
     starts = list(map(add, [0, *accumulate(map(len, texts))], range(len(texts) + 1)))
-    positions = volatile.key_positions("\n".join(texts), matcher)
     hits = sorted({bisect_right(starts, position) - 1 for position in positions})
     return [claims[index] for index in hits]
 
