@@ -13,6 +13,8 @@ from collections import Counter
 from collections.abc import Iterator
 from itertools import accumulate
 from operator import add
+from operator import attrgetter
+from operator import itemgetter
 
 from project_corpus.corpus.classify import AUTHORITY_CLASSES
 from project_corpus.corpus.classify import TIMESTAMP_KEYS
@@ -35,6 +37,7 @@ AUTHORITY_RANK = {name: rank for rank, name in enumerate(AUTHORITY_CLASSES)}
 CLAIM_KINDS = frozenset({"paragraph", "list", "table"})
 DUPLICATE_KINDS = CLAIM_KINDS | {"code"}
 FRESHNESS = "Freshness-Requirement"
+FIRST, SECOND, META_KEY = itemgetter(0), itemgetter(1), attrgetter("key")
 MIN_DUPLICATE_CHARS = 31  # "> 30 characters" of normalised text
 WORD_RE = re.compile(r"\w")
 # Possessive quantifiers: adjacent `\s*` runs would otherwise backtrack quadratically on a
@@ -101,9 +104,9 @@ def content_scan(doc: Document, matcher: volatile.Matcher | None) -> ContentScan
         if len(span.text) >= MIN_DUPLICATE_CHARS
         and not (span.kind == "table" and _is_table_header(lines, span))
     ]
-    spans = [span for span, _ in counted]
+    spans = list(map(FIRST, counted))
     # normalise(span.text) of each, from the text folded once
-    normalised = collapse_all([text for _, text in counted])
+    normalised = collapse_all(list(map(SECOND, counted)))
     candidates = _with_anchors(term_candidates(folded, matcher), spans, normalised)
     return ContentScan(spans, list(map(hash, normalised)), candidates)
 
@@ -150,7 +153,9 @@ def _duplicates(
 
 
 def _freshness_labelled(source: Source) -> bool:
-    return any(m.key == "Freshness-Requirement" and m.value for m in source.doc.meta)
+    meta = source.doc.meta
+    # Most sources have no such line: one scan of the keys in C first.
+    return FRESHNESS in map(META_KEY, meta) and any(m.key == FRESHNESS and m.value for m in meta)
 
 
 @check("VOLATILE_WITHOUT_FRESHNESS", "volatile-without-freshness", severity="WARN")
