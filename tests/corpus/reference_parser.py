@@ -4,7 +4,8 @@
 expressions over a one-character-per-line signature; this module is the plain version it
 replaced (a loop over lines). `test_markdown_oracle.py` checks that both agree on generated
 Markdown, on every fixture and on the benchmark corpus generator's documents. Fence pairing
-and the metadata block were not rewritten, so the oracle imports those two functions.
+was not rewritten, so the oracle imports that function; the metadata block is the plain
+line loop the fast parser had before it read the region from the signature.
 """
 
 from __future__ import annotations
@@ -13,7 +14,6 @@ import re
 from typing import NamedTuple
 
 from project_corpus.corpus.markdown import _fences
-from project_corpus.corpus.markdown import _metadata
 from project_corpus.corpus.markdown import split_lines
 from project_corpus.models import Heading
 from project_corpus.models import MetaLine
@@ -32,6 +32,8 @@ class Block(NamedTuple):
     section_line: int
 
 
+META_RE = re.compile(r"^([A-Za-z][A-Za-z0-9-]*):(.*)$")
+FENCE_RE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 HEADING_RE = re.compile(r"^ {0,3}(#{1,6}) +(.*?)(?: +#+)? *$|^ {0,3}(#{1,6})$")
 LIST_RE = re.compile(r"^ {0,3}(?:[-*+]|\d{1,9}[.)])(?: |$)")
 COMMENT_RE = re.compile(r"^\s*<!--.*-->\s*$")
@@ -72,6 +74,25 @@ def _headings(lines: tuple[str, ...], candidates: list[int], code: set[int]) -> 
         if match:
             hashes = match.group(1) or match.group(3)
             result.append(Heading(len(hashes), (match.group(2) or "").strip(), index + 1))
+    return result
+
+
+def _metadata(lines: tuple[str, ...], headings: tuple[Heading, ...]) -> list[MetaLine]:
+    """`Key: value` lines after the document's H1 (or from the top), up to the next heading
+    or the first code fence."""
+    start = 0
+    first = headings[0] if headings else None
+    if first and first.level == 1 and not any(x.strip() for x in lines[: first.line - 1]):
+        start = first.line
+    end = next((h.line - 1 for h in headings if h.line > start), len(lines))
+    result = []
+    for index in range(start, end):
+        line = lines[index]
+        if FENCE_RE.match(line):
+            break
+        match = META_RE.match(line)
+        if match:
+            result.append(MetaLine(match.group(1), match.group(2).strip(), index + 1))
     return result
 
 
