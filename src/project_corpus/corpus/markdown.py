@@ -8,8 +8,10 @@ ATX headings (`#{1,6}` + space) outside fenced code.
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from functools import partial
 from itertools import zip_longest
+from operator import itemgetter
 
 from project_corpus.models import Document
 from project_corpus.models import Heading
@@ -46,16 +48,17 @@ def parse_document(text: str) -> Document:
     # blocks are runs in the resolved signature, found by one regex scan (docs/retrieval.md).
     sig = "".join([(line.lstrip() or " ")[0] for line in lines])
     sig = _OTHER_RE.sub("p", sig).translate(_LIST_STARTS)
-    fences = tuple(_fences(lines, _positions(_FENCE_START_RE, sig)))
+    fence_starts = _positions(_FENCE_START_RE, sig) if "`" in sig or "~" in sig else []
+    fences = tuple(_fences(lines, fence_starts))
     marked = _mark_code(sig, fences)
     kinds = list(marked)
     headings = tuple(_headings(lines, kinds, _positions(_HASH_RE, marked)))
-    meta = tuple(_metadata(lines, headings))
+    meta = _metadata(lines, sig, headings, fence_starts)
     for entry in meta:
         kinds[entry.line - 1] = "m"
     _resolve_lines(lines, kinds, marked)
-    spans = tuple(_spans(lines, "".join(kinds), headings))
-    return Document(lines, meta, headings, fences, spans, len(lines) - sig.count(" "))
+    spans = _spans(lines, "".join(kinds), headings)
+    return _new(Document, (lines, meta, headings, fences, spans, len(lines) - sig.count(" ")))
 
 
 # Signature characters: " " blank, "p" paragraph, "#" heading?, "`" "~" fence?, "<" comment?,
@@ -79,7 +82,11 @@ def fenced_line_numbers(doc: Document) -> set[int]:
 
 def _positions(pattern: re.Pattern[str], sig: str) -> list[int]:
     """0-based indexes of the lines whose signature character PATTERN matches."""
-    return [match.start() for match in pattern.finditer(sig)]
+    return list(map(_START, pattern.finditer(sig)))
+
+
+_START = re.Match.start
+_SPAN = re.Match.span
 
 
 def _mark_code(sig: str, fences: tuple[tuple[int, int], ...]) -> str:
@@ -124,13 +131,25 @@ def _headings(lines: tuple[str, ...], kinds: list[str], candidates: list[int]) -
     result = []
     for index in candidates:
         match = HEADING_RE.match(lines[index])
-        if match:
-            start, end = _title_span(match)
-            result.append(_new(Heading, (len(match.group(1)), lines[index][start:end], index + 1)))
-            kinds[index] = "h"
-        else:
+        if match is None:
             kinds[index] = "p"
+            continue
+        hashes, raw = match.groups()
+        # Without a "#" after the opening hashes there is no closing sequence to cut.
+        title = "" if raw is None else raw.strip() if "#" not in raw else _closed_title(raw)
+        result.append(_new(Heading, (len(hashes), title, index + 1)))
+        kinds[index] = "h"
     return result
+
+
+def _closed_title(raw: str) -> str:
+    """The title in RAW, the text after a heading's hashes, without an optional closing
+    sequence of hashes and the spaces around it (as `_title_span` finds it)."""
+    title = raw.rstrip(" ")
+    before_hashes = title.rstrip("#")
+    if before_hashes != title and before_hashes.endswith(" "):
+        title = before_hashes
+    return title.strip()
 
 
 def _title_span(match: re.Match[str]) -> tuple[int, int]:
@@ -155,33 +174,44 @@ def title_span(line: str) -> tuple[int, int]:
     return _title_span(match) if match else (0, 0)
 
 
-def _metadata(lines: tuple[str, ...], headings: tuple[Heading, ...]) -> list[MetaLine]:
+def _metadata(
+    lines: tuple[str, ...], sig: str, headings: tuple[Heading, ...], fence_starts: list[int]
+) -> tuple[MetaLine, ...]:
     """`Key: value` lines after the document's H1 (or from the top), up to the next heading.
 
     Other lines in that region (a prose sentence or a comment between the H1 and the keys, as
     real corpora have) are not metadata: they stay ordinary items (docs/protocol.md). A code
-    fence ends the region, so nothing inside fenced code is ever metadata."""
+    fence ends the region, so nothing inside fenced code is ever metadata. SIG is the
+    signature (" " for a blank line), FENCE_STARTS the lines that can be fences."""
     start = 0
-    first = headings[0] if headings else None
-    if first and first.level == 1 and not any(x.strip() for x in lines[: first.line - 1]):
-        start = first.line
-    end = next((h.line - 1 for h in headings if h.line > start), len(lines))
-    result = []
-    for index in range(start, end):
-        line = lines[index]
-        if FENCE_RE.match(line):
+    if headings and headings[0].level == 1 and not sig[: headings[0].line - 1].strip():
+        start = headings[0].line
+    following = 1 if start else 0
+    end = headings[following].line - 1 if len(headings) > following else len(lines)
+    for index in fence_starts[bisect_left(fence_starts, start) :]:
+        if index >= end:
             break
-        match = META_RE.match(line)
-        if match:
-            result.append(_new(MetaLine, (match.group(1), match.group(2).strip(), index + 1)))
-    return result
+        if FENCE_RE.match(lines[index]):
+            end = index
+            break
+    matches = map(META_RE.match, lines[start:end])
+    return tuple(
+        [
+            _new(MetaLine, (match[1], match[2].strip(), number))
+            for number, match in enumerate(matches, start + 1)
+            if match
+        ]
+    )
 
 
 def _resolve_lines(lines: tuple[str, ...], kinds: list[str], marked: str) -> None:
     """Resolve the comment and list candidates of MARKED in KINDS, then mark the indented
     paragraph lines that continue a list item ("i")."""
-    for index in _positions(_COMMENT_START_RE, marked):
-        kinds[index] = "C" if COMMENT_RE.match(lines[index]) else "p"
+    if "<" in marked:
+        for index in _positions(_COMMENT_START_RE, marked):
+            kinds[index] = "C" if COMMENT_RE.match(lines[index]) else "p"
+    if "l" not in marked:
+        return
     items = []
     for index in _positions(_LIST_START_RE, marked):
         if LIST_RE.match(lines[index]):
@@ -196,34 +226,35 @@ def _resolve_lines(lines: tuple[str, ...], kinds: list[str], marked: str) -> Non
             index += 1
 
 
-def _spans(lines: tuple[str, ...], kinds: str, headings: tuple[Heading, ...]) -> list[Span]:
+def _spans(lines: tuple[str, ...], kinds: str, headings: tuple[Heading, ...]) -> tuple[Span, ...]:
     """The items of a document: runs in its resolved signature KINDS, in their sections.
 
     Headings, metadata lines, table rows and comments are one line each; a paragraph runs
     over consecutive paragraph lines, a list item over its indented continuation lines;
     fenced code is cut every 40 lines, and any block longer than 1,200 characters at line
     boundaries (`_split`). Built column-wise: one comprehension per document, no per-block
-    function calls except for those rare long blocks.
+    function calls except for those rare long blocks, found by C-level scans.
     """
     section, section_line = _sections(len(lines), headings)
-    bounds = [match.span() for match in _BLOCK_RE.finditer(kinds)]
     names = _KIND_NAMES
     rows = [
         (names[kinds[a]], a + 1, b, section[a], section_line[a], "\n".join(lines[a:b]).strip())
-        for a, b in bounds
-    ]
-    long = [
-        index
-        for index, row in enumerate(rows)
-        if len(row[5]) >= MAX_ITEM_CHARS
-        or (row[0] == "code" and row[2] - row[1] >= CODE_CHUNK_LINES)
+        for a, b in map(_SPAN, _BLOCK_RE.finditer(kinds))
     ]
     spans = list(map(_new_span, rows))
-    for index in reversed(long):
-        spans[index : index + 1] = _long_block(lines, spans[index])
-    return spans
+    if _LONG_CODE not in kinds and max(map(len, map(_TEXT, rows)), default=0) < MAX_ITEM_CHARS:
+        return tuple(spans)
+    for index in reversed(range(len(spans))):
+        span = spans[index]
+        code = span.kind == "code" and span.line_end - span.line_start >= CODE_CHUNK_LINES
+        if code or len(span.text) >= MAX_ITEM_CHARS:
+            spans[index : index + 1] = _long_block(lines, span)
+    return tuple(spans)
 
 
+_TEXT = itemgetter(5)
+# A code block over 40 lines: its opening fence line, then 40 more.
+_LONG_CODE = "F" + "c" * CODE_CHUNK_LINES
 _new_span = partial(tuple.__new__, Span)
 # Records of the hot loops are made like `NamedTuple._make` does, without its Python frame.
 _new = tuple.__new__
