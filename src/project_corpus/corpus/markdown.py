@@ -10,7 +10,6 @@ from __future__ import annotations
 import re
 from bisect import bisect_left
 from functools import partial
-from itertools import zip_longest
 from operator import itemgetter
 
 from project_corpus.models import Document
@@ -188,11 +187,10 @@ def _metadata(
         start = headings[0].line
     following = 1 if start else 0
     end = headings[following].line - 1 if len(headings) > following else len(lines)
-    for index in fence_starts[bisect_left(fence_starts, start) :]:
-        if index >= end:
-            break
-        if FENCE_RE.match(lines[index]):
-            end = index
+    for position in range(bisect_left(fence_starts, start), len(fence_starts)):
+        index = fence_starts[position]
+        if index >= end or FENCE_RE.match(lines[index]):
+            end = min(end, index)
             break
     matches = map(META_RE.match, lines[start:end])
     return tuple(
@@ -238,8 +236,10 @@ def _spans(lines: tuple[str, ...], kinds: str, headings: tuple[Heading, ...]) ->
     section, section_line = _sections(len(lines), headings)
     names = _KIND_NAMES
     rows = [
-        (names[kinds[a]], a + 1, b, section[a], section_line[a], "\n".join(lines[a:b]).strip())
+        (names[kinds[a]], a + 1, b, section[a], section_line[a], text)
         for a, b in map(_SPAN, _BLOCK_RE.finditer(kinds))
+        # Most blocks are one line: no slice and join for them.
+        for text in [lines[a].strip() if b - a == 1 else "\n".join(lines[a:b]).strip()]
     ]
     spans = list(map(_new_span, rows))
     if _LONG_CODE not in kinds and max(map(len, map(_TEXT, rows)), default=0) < MAX_ITEM_CHARS:
@@ -262,17 +262,29 @@ _new = tuple.__new__
 
 def _sections(count: int, headings: tuple[Heading, ...]) -> tuple[list[str], list[int]]:
     """The section path and section line of each of COUNT lines (0-based). A heading of
-    level 2 or deeper opens a section (its own line included); H1 is the title: its line
-    has no section and it does not change the current one."""
+    level 2 or deeper opens a section (its own line included) with the path `section_paths`
+    gives it; H1 is the title: its line has no section and it does not change the current one.
+    """
     paths, numbers = [""] * count, [0] * count
-    opened = section_paths(headings)
-    for (heading, path), after in zip_longest(opened, opened[1:]):
-        start, end = heading.line - 1, after[0].line - 1 if after else count
-        paths[start:end] = [path] * (end - start)
-        numbers[start:end] = [heading.line] * (end - start)
+    stack: list[Heading] = []
+    titles = []
+    start, path, number = 0, "", 0
     for heading in headings:
-        if heading.level == 1:
-            paths[heading.line - 1], numbers[heading.line - 1] = "", 0
+        level = heading.level
+        if level == 1:
+            titles.append(heading.line - 1)
+            continue
+        end = heading.line - 1
+        paths[start:end], numbers[start:end] = [path] * (end - start), [number] * (end - start)
+        if level == 2:
+            stack, path = [heading], heading.title
+        else:
+            stack = [h for h in stack if h.level < level] + [heading]
+            path = " > ".join(h.title for h in stack)
+        start, number = end, heading.line
+    paths[start:], numbers[start:] = [path] * (count - start), [number] * (count - start)
+    for index in titles:
+        paths[index], numbers[index] = "", 0
     return paths, numbers
 
 
