@@ -47,9 +47,13 @@ def parse_document(text: str) -> Document:
     # blocks are runs in the resolved signature, found by one regex scan (docs/retrieval.md).
     sig = "".join([(line.lstrip() or " ")[0] for line in lines])
     sig = _OTHER_RE.sub("p", sig).translate(_LIST_STARTS)
-    fence_starts = _positions(_FENCE_START_RE, sig) if "`" in sig or "~" in sig else []
-    fences = tuple(_fences(lines, fence_starts))
-    marked = _mark_code(sig, fences)
+    fence_starts: list[int] = []
+    fences: tuple[tuple[int, int], ...] = ()
+    marked = sig
+    if "`" in sig or "~" in sig:
+        fence_starts = _positions(_FENCE_START_RE, sig)
+        fences = tuple(_fences(lines, fence_starts))
+        marked = _mark_code(sig, fences)
     kinds = list(marked)
     headings = tuple(_headings(lines, kinds, _positions(_HASH_RE, marked)))
     meta = _metadata(lines, sig, headings, fence_starts)
