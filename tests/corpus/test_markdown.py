@@ -69,6 +69,33 @@ def test_a_code_fence_ends_the_metadata_region() -> None:
     assert [m.key for m in doc.meta] == ["Key"]
 
 
+def test_a_fence_line_that_opens_no_code_still_ends_the_metadata_region() -> None:
+    doc = parse_document("# T\nKey: v\n``` `inline`\nAfter: x\n")
+    assert [m.key for m in doc.meta] == ["Key"]
+    assert doc.fences == ()
+
+
+def test_metadata_starts_after_an_h1_preceded_only_by_blank_lines() -> None:
+    assert [m.line for m in parse_document("\n \t\n# T\nKey: v\n").meta] == [4]
+    # Text before the H1: the region runs from the top to the H1, so `Key: v` is an item.
+    assert [m.line for m in parse_document("Top: t\n# T\nKey: v\n").meta] == [1]
+
+
+def test_heading_titles_drop_only_a_closing_sequence_after_spaces() -> None:
+    text = "## a ## ##\n## a  ###   \n## #\n## a#\n### b ###\n# c #\n## \t x #\n##\n"
+    titles = [(h.level, h.title) for h in parse_document(text).headings]
+    assert titles == [
+        (2, "a ##"),
+        (2, "a"),
+        (2, "#"),
+        (2, "a#"),
+        (3, "b"),
+        (1, "c"),
+        (2, "x"),
+        (2, ""),
+    ]
+
+
 def test_headings_inside_fenced_code_are_not_headings() -> None:
     doc = parse_document(DOC)
     assert [(h.level, h.title, h.line) for h in doc.headings] == [
@@ -114,6 +141,26 @@ def test_long_code_blocks_split_every_40_lines() -> None:
     text = "# T\n\n```\n" + "\n".join(f"line {i}" for i in range(100)) + "\n```\n"
     code = [b for b in parse_document(text).spans if b.kind == "code"]
     assert [(b.line_start, b.line_end) for b in code] == [(3, 42), (43, 82), (83, 104)]
+
+
+def test_a_code_block_is_split_from_its_41st_line_on() -> None:
+    def chunks(count: int) -> list[tuple[int, int]]:
+        text = "```\n" + "x\n" * (count - 2) + "```\n"
+        return [(b.line_start, b.line_end) for b in parse_document(text).spans]
+
+    assert chunks(40) == [(1, 40)]
+    assert chunks(41) == [(1, 40), (41, 41)]
+
+
+def test_an_h1_inside_a_section_has_no_section_and_the_section_goes_on_after_it() -> None:
+    doc = parse_document("## A\n### B\n# Title\ntext\n## C\n")
+    assert [(s.kind, s.section, s.section_line) for s in doc.spans] == [
+        ("heading", "A", 1),
+        ("heading", "A > B", 2),
+        ("heading", "", 0),
+        ("paragraph", "A > B", 2),
+        ("heading", "C", 5),
+    ]
 
 
 def test_long_paragraphs_split_at_line_boundaries_and_long_lines_are_cut() -> None:

@@ -138,21 +138,23 @@ def _headings(lines: tuple[str, ...], kinds: list[str], candidates: list[int]) -
             kinds[index] = "p"
             continue
         hashes, raw = match.groups()
-        # Without a "#" after the opening hashes there is no closing sequence to cut.
-        title = "" if raw is None else raw.strip() if "#" not in raw else _closed_title(raw)
+        if raw is not None and "#" in raw:  # else there is no closing sequence to cut
+            raw = _without_closing_sequence(raw)
+        title = "" if raw is None else raw.strip()
         result.append(_new(Heading, (len(hashes), title, index + 1)))
         kinds[index] = "h"
     return result
 
 
-def _closed_title(raw: str) -> str:
-    """The title in RAW, the text after a heading's hashes, without an optional closing
-    sequence of hashes and the spaces around it (as `_title_span` finds it)."""
+def _without_closing_sequence(raw: str) -> str:
+    """RAW, the text after a heading's hashes, without an optional closing sequence: spaces,
+    then hashes, to the end (a string scan, not the regex ` +#+$`, which is quadratic on a
+    long run of spaces). The title is this stripped."""
     title = raw.rstrip(" ")
     before_hashes = title.rstrip("#")
     if before_hashes != title and before_hashes.endswith(" "):
-        title = before_hashes
-    return title.strip()
+        return before_hashes.rstrip(" ")
+    return title
 
 
 def _title_span(match: re.Match[str]) -> tuple[int, int]:
@@ -161,12 +163,7 @@ def _title_span(match: re.Match[str]) -> tuple[int, int]:
     raw = match.group(2)
     if raw is None:
         return match.end(), match.end()
-    title = raw.rstrip(" ")
-    before_hashes = title.rstrip("#")
-    if before_hashes != title and before_hashes.endswith(" "):
-        # The closing sequence: spaces, then hashes, to the end (a string scan, not the
-        # regex ` +#+$`, which is quadratic on a long run of spaces).
-        title = before_hashes.rstrip(" ")
+    title = _without_closing_sequence(raw)
     start = match.start(2) + len(title) - len(title.lstrip())
     return start, start + len(title.strip())
 
