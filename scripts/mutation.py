@@ -135,6 +135,8 @@ EQUIVALENT: dict[tuple[str, str, str], str] = {
     ("fs", "_read_bounded", "`20` → 21"): _CHUNK,
     ("fs", "_read_bounded", "`20` → 19"): _CHUNK,
     ("fs", "_read_bounded", "`0` → -1"): _EMPTY_READ,
+    ("fs", "resolve_root", "`1` → 0"): "an absolute path split on `os.sep` starts with an "
+    "empty part: joining it after `os.sep` adds nothing to the project folder the hint names",
     ("fs", "walk", "`1` → 2 #3"): "`fd = -2` marks 'no descriptor' as well as -1: only "
     "`fd >= 0` is ever tested",
     ("fs", "write_exclusive", "`os.fsync(fd)` deleted"): _FSYNC,
