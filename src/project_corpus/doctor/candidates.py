@@ -11,9 +11,8 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
-from project_corpus.candidate import Problem
-from project_corpus.candidate import candidate_problems
 from project_corpus.corpus import fs
 from project_corpus.corpus.snapshot import collect
 from project_corpus.doctor._inputs import candidate_dir_files
@@ -28,6 +27,9 @@ from project_corpus.doctor._report import candidate_count
 from project_corpus.doctor._report import lint_report
 from project_corpus.models import Corpus
 
+if TYPE_CHECKING:
+    from project_corpus.candidate import Problem
+
 
 def file_candidates(value: object) -> list[tuple[str, object]]:
     """(pointer prefix, candidate) for each candidate a file holds."""
@@ -38,6 +40,8 @@ def file_candidates(value: object) -> list[tuple[str, object]]:
 
 def file_issues(loaded: LoadedJSON, corpus: Corpus) -> list[Issue]:
     """Every problem of every candidate in LOADED as an Issue at the candidate file."""
+    from project_corpus.candidate import candidate_problems  # only when there are candidates
+
     issues: list[Issue] = []
     lines: dict[str, int] | None = None
     for prefix, candidate in file_candidates(loaded.value):

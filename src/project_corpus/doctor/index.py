@@ -12,7 +12,6 @@ import os
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from project_corpus.corpus.items import corpus_items
 from project_corpus.doctor._records import DoctorView
 from project_corpus.doctor._records import Issue
 from project_corpus.doctor._records import check
@@ -198,6 +197,8 @@ def broken_provenance(view: DoctorView) -> Iterator[Issue]:
     ## Fix
     Rebuild the index; if it happens again, report a bug.
     """
+    from project_corpus.corpus.items import corpus_items  # only with --index
+
     assert view.stored is not None
     fresh: dict[str, set[tuple[str, int, int]]] = {}
     for own in corpus_items(view.corpus):
