@@ -36,7 +36,9 @@ IGNORED = (
     (re.compile(r'("created_at":\s*)"[^"]*"'), r'\1"<created_at>"'),
     (re.compile(r"ghadelimiter_[0-9a-f]{32}"), "ghadelimiter_<random>"),
     # The reshape renamed the action's module (`action` -> `github_action`), named in its usage.
-    (re.compile(r"project_corpus\.(?:github_)?action "), "project_corpus.<action> "),
+    (re.compile(r"project_corpus\.(?:github_|github\.)?action "), "project_corpus.<action> "),
+    # The second reshape (#23) moved the shipped schemas into `core/`, named in their `$id`.
+    (re.compile(r"src/project_corpus/(?:core/)?schemas/"), "src/project_corpus/<schemas>/"),
 )
 
 Outputs = dict[str, str]

@@ -17,9 +17,9 @@ from project_corpus.candidate import Problem
 from project_corpus.candidate import candidate_problems
 from project_corpus.candidate import show
 from project_corpus.candidate import validate_candidate
+from project_corpus.core.errors import ContextError
+from project_corpus.core.records import Corpus
 from project_corpus.corpus.snapshot import collect
-from project_corpus.errors import ContextError
-from project_corpus.models import Corpus
 from tests.conftest import MakeCorpus
 from tests.doctor.support import STATUS_PATH
 from tests.doctor.support import valid_candidate

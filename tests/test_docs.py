@@ -9,14 +9,14 @@ from pathlib import Path
 import click
 import pytest
 
-from project_corpus import errors_doc
 from project_corpus.cli.app import cli
-from project_corpus.errors import ERRORS
-from project_corpus.errors import EXIT_CODES
-from project_corpus.errors import EXIT_ERROR
-from project_corpus.errors import EXIT_INTERNAL
-from project_corpus.errors import ContextError
-from project_corpus.schemas import schema_names
+from project_corpus.core.errors import ERRORS
+from project_corpus.core.errors import EXIT_CODES
+from project_corpus.core.errors import EXIT_ERROR
+from project_corpus.core.errors import EXIT_INTERNAL
+from project_corpus.core.errors import ContextError
+from project_corpus.core.schemas import schema_names
+from project_corpus.output import docs as generated
 
 REPO = Path(__file__).resolve().parent.parent
 SRC = REPO / "src" / "project_corpus"
@@ -29,24 +29,36 @@ CODE_RE = re.compile(r"^[A-Z][A-Z0-9_]*$")
 
 def test_errors_md_is_generated_from_the_registry() -> None:
     current = (DOCS / "errors.md").read_text(encoding="utf-8")
-    assert current == errors_doc.render(), "run `python -m project_corpus.errors_doc`"
+    assert current == generated.render_errors(), "run `python -m project_corpus.output.docs`"
 
 
-def test_errors_doc_check_mode(tmp_path: Path) -> None:
-    target = tmp_path / "errors.md"
-    assert errors_doc.main(["--check", str(target)]) == 1
-    assert errors_doc.main([str(target)]) == 0
-    assert errors_doc.main(["--check", str(target)]) == 0
-    assert target.read_text(encoding="utf-8") == errors_doc.render()
+def test_generated_docs_check_mode_names_each_stale_file_and_rewrite_fixes_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "checks.md").write_text(generated.render_checks(), encoding="utf-8")
+    assert generated.main(["--check", "--root", str(tmp_path)]) == 1
+    assert capsys.readouterr().err == (
+        "docs/errors.md is out of date: run `python -m project_corpus.output.docs`\n"
+    )
+    assert generated.main(["--root", str(tmp_path)]) == 0
+    assert generated.main(["--check", "--root", str(tmp_path)]) == 0
+    assert (tmp_path / "docs" / "errors.md").read_text(
+        encoding="utf-8"
+    ) == generated.render_errors()
+
+
+def test_the_repository_docs_pass_the_generators_check() -> None:
+    assert generated.main(["--check", "--root", str(REPO)]) == 0
 
 
 def test_every_code_has_a_row_and_a_meaning() -> None:
-    rendered = errors_doc.render()
+    rendered = generated.render_errors()
     for code, meaning in ERRORS.items():
         assert CODE_RE.match(code), code
         assert meaning.strip(), code
         assert meaning == meaning.strip(), code
-        assert f"| `{code}` | {errors_doc.exit_code(code)} |" in rendered
+        assert f"| `{code}` | {generated.exit_code(code)} |" in rendered
 
 
 def raised_codes() -> Iterator[tuple[str, str]]:
@@ -119,12 +131,12 @@ def test_the_exit_code_table_equals_the_codes() -> None:
     assert [int(code) for code, _ in rows] == sorted(EXIT_CODES)
     for code, meaning in rows:
         assert meaning.startswith(EXIT_CODES[int(code)]), code
-    assert errors_doc.exit_code("INTERNAL_ERROR") == EXIT_INTERNAL
-    assert {errors_doc.exit_code(code) for code in ERRORS} == {EXIT_ERROR, EXIT_INTERNAL}
+    assert generated.exit_code("INTERNAL_ERROR") == EXIT_INTERNAL
+    assert {generated.exit_code(code) for code in ERRORS} == {EXIT_ERROR, EXIT_INTERNAL}
 
 
 def test_the_github_action_words_cover_every_exit_code() -> None:
-    from project_corpus import github_views
+    from project_corpus.github import views as github_views
 
     assert set(github_views.RESULT_WORDS) == set(EXIT_CODES)
 
@@ -158,3 +170,14 @@ def test_architecture_doc_lists_every_stage_package() -> None:
     text = (DOCS / "architecture.md").read_text(encoding="utf-8")
     for package in sorted(p.parent.name for p in SRC.glob("*/__init__.py")):
         assert f"{package}/" in text, package
+
+
+def test_architecture_doc_names_every_module() -> None:
+    text = (DOCS / "architecture.md").read_text(encoding="utf-8")
+    modules = sorted(
+        str(p.relative_to(SRC))
+        for p in SRC.rglob("*.py")
+        if p.name not in {"__init__.py", "__main__.py"} or p.parent == SRC
+    )
+    unnamed = [m for m in modules if m not in {"__init__.py"} and f"`{m}`" not in text]
+    assert unnamed == []

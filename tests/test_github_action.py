@@ -14,8 +14,8 @@ import pytest
 import yaml
 from jsonschema.validators import validator_for
 
-from project_corpus import github_action as action
-from project_corpus import github_views as views
+from project_corpus.github import action
+from project_corpus.github import views
 from project_corpus.output.escape import markdown_cell
 from tests.conftest import copy_fixture
 from tests.conftest import valid_candidate
@@ -463,7 +463,7 @@ def test_module_runs_as_a_script(gha: Runner) -> None:
     out = gha.temp / "out"
     env = {**os.environ, **gha.env, "GITHUB_OUTPUT": str(out), "DOCTOR_EXIT_CODE": "1"}
     run = subprocess.run(
-        [sys.executable, "-m", "project_corpus.github_action", "finish"],
+        [sys.executable, "-m", "project_corpus.github.action", "finish"],
         env=env,
         capture_output=True,
         text=True,

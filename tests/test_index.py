@@ -12,7 +12,7 @@ import pytest
 
 from project_corpus.corpus.items import corpus_items
 from project_corpus.corpus.snapshot import collect
-from project_corpus.index import open_index
+from project_corpus.index.store import open_index
 from tests.conftest import MakeCorpus
 from tests.conftest import Run
 from tests.conftest import report
@@ -288,7 +288,7 @@ def test_a_build_losing_the_race_to_create_the_cache_still_publishes(
 ) -> None:
     """Another build creates cache/ between our check and our mkdir (simulated exactly)."""
     from project_corpus.corpus import fs
-    from project_corpus.index import build_index
+    from project_corpus.index.store import build_index
 
     root = make_corpus()
     corpus = collect(root)

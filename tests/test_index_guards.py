@@ -10,18 +10,18 @@ from pathlib import Path
 
 import pytest
 
-from project_corpus import index as index_module
-from project_corpus import index_schema
+from project_corpus.core.errors import ContextError
 from project_corpus.corpus import fs
 from project_corpus.corpus import snapshot
 from project_corpus.corpus.snapshot import collect
-from project_corpus.errors import ContextError
-from project_corpus.index import build_index
-from project_corpus.index import load_verified
-from project_corpus.index import open_index
-from project_corpus.index import prepare_index_path
-from project_corpus.index import resolve_index_path
-from project_corpus.index import verify_index
+from project_corpus.index import schema as index_schema
+from project_corpus.index import store as index_module
+from project_corpus.index.store import build_index
+from project_corpus.index.store import load_verified
+from project_corpus.index.store import open_index
+from project_corpus.index.store import prepare_index_path
+from project_corpus.index.store import resolve_index_path
+from project_corpus.index.store import verify_index
 from tests.conftest import MakeCorpus
 from tests.conftest import report
 

@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from project_corpus.jsonio import indented
-from project_corpus.jsonio import pretty
+from project_corpus.core.jsonio import indented
+from project_corpus.core.jsonio import pretty
 
 SCALARS = (
     st.none()

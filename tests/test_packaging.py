@@ -1,6 +1,6 @@
 """The package we publish: its name, URLs, licence, and a wheel that installs and runs.
 
-Names and URLs have one home, `project_corpus.about`; these tests keep `pyproject.toml`, the
+Names and URLs have one home, `project_corpus.core.about`; these tests keep `pyproject.toml`, the
 schemas, the hints and the docs in agreement with it, and hold that no placeholder URL ships.
 """
 
@@ -20,14 +20,14 @@ from pathlib import Path
 import pytest
 
 from project_corpus import __version__
-from project_corpus.about import DISTRIBUTION
-from project_corpus.about import HOMEPAGE
-from project_corpus.about import MCP_INSTALL_HINT
-from project_corpus.about import PROJECT_URLS
-from project_corpus.about import SCHEMA_BASE_URL
+from project_corpus.core.about import DISTRIBUTION
+from project_corpus.core.about import HOMEPAGE
+from project_corpus.core.about import MCP_INSTALL_HINT
+from project_corpus.core.about import PROJECT_URLS
+from project_corpus.core.about import SCHEMA_BASE_URL
+from project_corpus.core.schemas import load_schema
+from project_corpus.core.schemas import schema_names
 from project_corpus.output.sarif import INFORMATION_URI
-from project_corpus.schemas import load_schema
-from project_corpus.schemas import schema_names
 from tests.conftest import REPO
 
 PLACEHOLDERS = re.compile(

@@ -20,8 +20,8 @@ from pathlib import Path
 
 import pytest
 
-from project_corpus import models
-from project_corpus import timeparse
+from project_corpus.core import records as models
+from project_corpus.core import timeparse
 from project_corpus.corpus import markdown
 from project_corpus.corpus import policy
 from project_corpus.corpus import protocol
@@ -33,11 +33,11 @@ from project_corpus.doctor import _suppress as suppress
 from project_corpus.doctor import _volatile as volatile
 from project_corpus.doctor import content
 from project_corpus.doctor import integrity
+from project_corpus.mcp_server import grant_file
 from project_corpus.output import escape
 from project_corpus.output import sarif
 from project_corpus.retrieval import rank
 from project_corpus.retrieval import text
-from project_corpus.trust import grant_file
 
 PACKAGE = Path(__file__).resolve().parent.parent / "src" / "project_corpus"
 Make = Callable[[int], str]
@@ -206,7 +206,7 @@ PATTERNS: dict[str, list[tuple[Run, tuple[Make, ...]]]] = {
             ),
         )
     ],
-    "doctor.docs._entry()": [
+    "output.docs._entry()": [
         (lambda s: re.sub(r"^## ", "#### ", s, flags=re.M), attacks(repeat("## \n")))
     ],
     "doctor._inputs.token_re()": [
@@ -278,16 +278,18 @@ PATTERNS: dict[str, list[tuple[Run, tuple[Make, ...]]]] = {
     "retrieval.text.TOKEN_RE": [(run_of(text.TOKEN_RE), attacks(repeat("a_")))],
     "retrieval.text.CYRILLIC_RE": [(run_of(text.CYRILLIC_RE), attacks(repeat("я")))],
     "retrieval.text.LATIN_RE": [(run_of(text.LATIN_RE), attacks())],
-    "scaffold.default_project_id()": [
+    "scaffold.create.default_project_id()": [
         (lambda s: re.sub(r"[^a-z0-9._-]+", "-", s), attacks(repeat(" !"), repeat("a-")))
     ],
-    "timeparse._DATETIME_RE": [
+    "core.timeparse._DATETIME_RE": [
         (run_of(timeparse._DATETIME_RE), attacks(repeat("0", "Z", "2026-01-01T00:00:00.")))
     ],
-    "timeparse._DATE_RE": [(run_of(timeparse._DATE_RE), attacks(repeat("2026-01-01")))],
-    "timeparse.STRICT_UTC_RE": [(run_of(timeparse.STRICT_UTC_RE), attacks(repeat("0-")))],
-    "models.SHA256_RE": [(run_of(models.SHA256_RE), attacks(repeat("0a")))],
-    "trust.grant_file._IDENTITY_RE": [(run_of(grant_file._IDENTITY_RE), attacks(repeat("0:")))],
+    "core.timeparse._DATE_RE": [(run_of(timeparse._DATE_RE), attacks(repeat("2026-01-01")))],
+    "core.timeparse.STRICT_UTC_RE": [(run_of(timeparse.STRICT_UTC_RE), attacks(repeat("0-")))],
+    "core.records.SHA256_RE": [(run_of(models.SHA256_RE), attacks(repeat("0a")))],
+    "mcp_server.grant_file._IDENTITY_RE": [
+        (run_of(grant_file._IDENTITY_RE), attacks(repeat("0:")))
+    ],
     "doctor._gitignore.matches()": [  # globs are matched by an automaton, not a regex
         (_gitignore("*a*a*a*a*a*a*a*a*b"), attacks(repeat("a"))),
         (_gitignore("**/x/**/y/**/z"), attacks(repeat("x/y/"))),

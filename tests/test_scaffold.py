@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 
 from project_corpus import memory_doctor
-from project_corpus.errors import ContextError
-from project_corpus.scaffold import init_corpus
-from project_corpus.scaffold import new_artifact
+from project_corpus.core.errors import ContextError
+from project_corpus.scaffold.create import init_corpus
+from project_corpus.scaffold.create import new_artifact
 from tests.conftest import FIXTURES
 from tests.conftest import Run
 from tests.conftest import copy_fixture

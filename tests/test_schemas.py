@@ -15,9 +15,9 @@ import pytest
 from jsonschema import Draft202012Validator
 from jsonschema.validators import validator_for
 
-from project_corpus.schemas import load_schema
-from project_corpus.schemas import schema_names
-from project_corpus.schemas import schema_text
+from project_corpus.core.schemas import load_schema
+from project_corpus.core.schemas import schema_names
+from project_corpus.core.schemas import schema_text
 from tests.conftest import FIXTURES
 from tests.conftest import STATUS as DEMO_STATUS
 from tests.conftest import MakeCorpus
@@ -391,7 +391,7 @@ def test_stale_index_and_text_errors(cli: CLI, make_corpus: MakeCorpus) -> None:
 
 def test_the_sha256_pattern_is_written_once() -> None:
     """Every SHA-256 pattern of the shipped schemas is `models.SHA256_RE`; no module copies it."""
-    from project_corpus.models import SHA256_RE
+    from project_corpus.core.records import SHA256_RE
 
     patterns = set()
     for name in schema_names():
@@ -399,4 +399,4 @@ def test_the_sha256_pattern_is_written_once() -> None:
     assert patterns == {SHA256_RE.pattern}
     package = Path(__file__).resolve().parent.parent / "src" / "project_corpus"
     copies = [p for p in package.rglob("*.py") if "{64}" in p.read_text(encoding="utf-8")]
-    assert [p.name for p in copies] == ["models.py"]
+    assert [p.name for p in copies] == ["records.py"]

@@ -6,17 +6,17 @@ linters stay fast: nothing below is loaded until it is first used.
 
 from __future__ import annotations
 
+from project_corpus.core.about import __version__
+
 # Not `typing.TYPE_CHECKING`: importing typing (with re, enum, collections) would cost
 # `--version` about 5 ms, a third of its time.
 TYPE_CHECKING = False
 
-__version__ = "0.2.0"
-
 _API = {
-    "ContextError": "project_corpus.errors",
+    "ContextError": "project_corpus.core.errors",
     "collect": "project_corpus.corpus.snapshot",
-    "build_index": "project_corpus.index",
-    "open_index": "project_corpus.index",
+    "build_index": "project_corpus.index.store",
+    "open_index": "project_corpus.index.store",
     "query_index": "project_corpus.retrieval.rank",
     "compile_bundle": "project_corpus.retrieval.bundle",
     "make_receipt": "project_corpus.retrieval.receipt",
@@ -41,12 +41,12 @@ __all__ = [
 
 if TYPE_CHECKING:
     from project_corpus.candidate import validate_candidate
+    from project_corpus.core.errors import ContextError
     from project_corpus.corpus.snapshot import collect
     from project_corpus.doctor import memory_doctor
-    from project_corpus.errors import ContextError
     from project_corpus.evaluate import evaluate_dataset
-    from project_corpus.index import build_index
-    from project_corpus.index import open_index
+    from project_corpus.index.store import build_index
+    from project_corpus.index.store import open_index
     from project_corpus.retrieval.bundle import compile_bundle
     from project_corpus.retrieval.rank import query_index
     from project_corpus.retrieval.receipt import make_receipt

@@ -9,13 +9,13 @@ as a `ContextError` (the library contract); `lint_candidates` is the
 from collections.abc import Callable
 from typing import NamedTuple
 
+from project_corpus.core.errors import ContextError
+from project_corpus.core.errors import printable
+from project_corpus.core.records import SOURCE_ROOTS
+from project_corpus.core.records import Corpus
+from project_corpus.core.records import Source
+from project_corpus.core.timeparse import is_strict_utc
 from project_corpus.corpus.policy import ID_RE
-from project_corpus.errors import ContextError
-from project_corpus.errors import printable
-from project_corpus.models import SOURCE_ROOTS
-from project_corpus.models import Corpus
-from project_corpus.models import Source
-from project_corpus.timeparse import is_strict_utc
 
 KEYS = (
     "schema_version",

@@ -11,8 +11,8 @@ import pytest
 
 import project_corpus
 from project_corpus.cli import main
-from project_corpus.errors import ERRORS
-from project_corpus.errors import ContextError
+from project_corpus.core.errors import ERRORS
+from project_corpus.core.errors import ContextError
 from tests.conftest import MakeCorpus
 from tests.conftest import Run
 

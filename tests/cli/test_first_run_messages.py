@@ -13,7 +13,7 @@ from project_corpus import collect
 from project_corpus import memory_doctor
 from project_corpus import open_index
 from project_corpus import query_index
-from project_corpus.errors import ContextError
+from project_corpus.core.errors import ContextError
 from tests.conftest import Run
 
 

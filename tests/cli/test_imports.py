@@ -108,7 +108,7 @@ def test_version_and_doctor_import_no_stemmer_and_no_sqlite(
             "Stemmer",
             "sqlite3",
             "secrets",
-            "project_corpus.index",
+            "project_corpus.index.store",
         } & set(imports[name])
     stemmer = {"Stemmer"} if HAS_PYSTEMMER else {"snowballstemmer"}
     assert stemmer <= set(imports["context query"])

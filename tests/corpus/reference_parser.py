@@ -13,11 +13,11 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
+from project_corpus.core.records import Heading
+from project_corpus.core.records import MetaLine
+from project_corpus.core.records import Span
 from project_corpus.corpus.markdown import _fences
 from project_corpus.corpus.markdown import split_lines
-from project_corpus.models import Heading
-from project_corpus.models import MetaLine
-from project_corpus.models import Span
 
 MAX_ITEM_CHARS = 1200
 

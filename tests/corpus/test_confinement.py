@@ -13,10 +13,10 @@ from pathlib import Path
 
 import pytest
 
+from project_corpus.core.errors import ContextError
 from project_corpus.corpus import fs
 from project_corpus.corpus import snapshot
 from project_corpus.corpus.snapshot import collect
-from project_corpus.errors import ContextError
 from tests.conftest import POLICY
 from tests.conftest import MakeCorpus
 

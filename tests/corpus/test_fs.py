@@ -17,8 +17,8 @@ from pathlib import Path
 
 import pytest
 
+from project_corpus.core.errors import ContextError
 from project_corpus.corpus import fs
-from project_corpus.errors import ContextError
 
 
 def open_fds() -> int:

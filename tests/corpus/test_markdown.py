@@ -6,11 +6,11 @@ from hypothesis import given
 from hypothesis import settings
 from hypothesis import strategies as st
 
+from project_corpus.core.records import Source
 from project_corpus.corpus.items import MAX_ITEM_CHARS
 from project_corpus.corpus.items import source_items
 from project_corpus.corpus.markdown import parse_document
 from project_corpus.corpus.markdown import split_lines
-from project_corpus.models import Source
 
 DOC = """# Title
 Protocol-Version: 2.0

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
+from project_corpus.core.errors import ContextError
 from project_corpus.corpus.items import corpus_items
 from project_corpus.corpus.snapshot import collect
-from project_corpus.errors import ContextError
 from tests.conftest import FIXTURES
 from tests.conftest import POLICY
 from tests.conftest import MakeCorpus

@@ -7,11 +7,11 @@ from hypothesis import given
 from hypothesis import settings
 from hypothesis import strategies as st
 
+from project_corpus.core.records import Source
 from project_corpus.corpus.markdown import fenced_line_numbers
 from project_corpus.corpus.markdown import parse_document
 from project_corpus.corpus.snapshot import collect
 from project_corpus.corpus.supersession import declared_edges
-from project_corpus.models import Source
 from tests.conftest import MakeCorpus
 from tests.conftest import report
 

@@ -10,7 +10,7 @@ from hypothesis import given
 from hypothesis import settings
 from hypothesis import strategies as st
 
-from project_corpus.timeparse import parse_timestamp
+from project_corpus.core.timeparse import parse_timestamp
 
 
 def converted(value: str) -> str | None:

@@ -8,10 +8,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import NamedTuple
 
+from project_corpus.core.jsonio import pretty
 from project_corpus.corpus.snapshot import collect
 from project_corpus.doctor import memory_doctor
-from project_corpus.index import build_index
-from project_corpus.jsonio import pretty
+from project_corpus.index.store import build_index
 from project_corpus.retrieval.bundle import compile_bundle
 
 STATUS_PATH = ".project-corpus/state/STATUS.md"

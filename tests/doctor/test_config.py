@@ -8,10 +8,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from project_corpus.core.errors import ContextError
 from project_corpus.doctor import CHECKS_BY_CODE
 from project_corpus.doctor._config import DEFAULT
 from project_corpus.doctor._config import parse_config
-from project_corpus.errors import ContextError
 from tests.conftest import MakeCorpus
 from tests.doctor.support import codes
 from tests.doctor.support import doctor

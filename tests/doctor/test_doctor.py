@@ -14,10 +14,10 @@ from hypothesis import given
 from hypothesis import settings
 from hypothesis import strategies as st
 
+from project_corpus.core.errors import ContextError
+from project_corpus.core.schemas import load_schema
 from project_corpus.doctor import CHECKS
-from project_corpus.errors import ContextError
 from project_corpus.output import render_report
-from project_corpus.schemas import load_schema
 from tests.conftest import FIXTURES
 from tests.conftest import STATUS
 from tests.conftest import MakeCorpus
@@ -325,7 +325,7 @@ def test_index_over_the_limit_still_raises(
 ) -> None:
     root = make_corpus()
     build(root)
-    monkeypatch.setattr("project_corpus.index.MAX_INDEX_BYTES", 100)
+    monkeypatch.setattr("project_corpus.index.store.MAX_INDEX_BYTES", 100)
     with pytest.raises(ContextError) as err:
         doctor(root, check_index=True)
     assert err.value.code == "CONTEXT_LIMIT"

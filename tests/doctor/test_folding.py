@@ -6,6 +6,8 @@ from hypothesis import given
 from hypothesis import settings
 from hypothesis import strategies as st
 
+from project_corpus.core.records import Document
+from project_corpus.core.records import Source
 from project_corpus.corpus.markdown import parse_document
 from project_corpus.doctor import _volatile as volatile
 from project_corpus.doctor.content import CLAIM_KINDS
@@ -15,8 +17,6 @@ from project_corpus.doctor.content import _duplicates
 from project_corpus.doctor.content import _is_table_header
 from project_corpus.doctor.content import content_scan
 from project_corpus.doctor.content import term_candidates
-from project_corpus.models import Document
-from project_corpus.models import Source
 from project_corpus.retrieval.text import collapse_all
 from project_corpus.retrieval.text import collapse_whitespace
 from project_corpus.retrieval.text import normalise

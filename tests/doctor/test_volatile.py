@@ -6,13 +6,13 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from project_corpus.core.timeparse import parse_timestamp
 from project_corpus.doctor._volatile import DEFAULT_TERMS
 from project_corpus.doctor._volatile import compile_terms
 from project_corpus.doctor._volatile import date_label_re
 from project_corpus.doctor._volatile import effective_terms
 from project_corpus.doctor._volatile import has_date_label
 from project_corpus.doctor._volatile import volatile_term
-from project_corpus.timeparse import parse_timestamp
 
 DEFAULT = compile_terms(effective_terms({}))
 

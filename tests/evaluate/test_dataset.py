@@ -13,14 +13,14 @@ from hypothesis import given
 from hypothesis import settings
 from hypothesis import strategies as st
 
+from project_corpus.core.errors import ContextError
+from project_corpus.core.records import Corpus
+from project_corpus.core.schemas import load_schema
 from project_corpus.corpus.snapshot import collect
-from project_corpus.errors import ContextError
 from project_corpus.evaluate import evaluate_dataset
 from project_corpus.evaluate.dataset import CASE_KEYS
 from project_corpus.evaluate.dataset import EvalCase
 from project_corpus.evaluate.dataset import parse_dataset
-from project_corpus.models import Corpus
-from project_corpus.schemas import load_schema
 from tests.conftest import FIXTURES
 
 STATUS = ".project-corpus/state/STATUS.md"

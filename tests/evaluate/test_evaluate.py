@@ -11,7 +11,7 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from project_corpus.schemas import load_schema
+from project_corpus.core.schemas import load_schema
 from tests.conftest import FIXTURES
 from tests.conftest import Run
 

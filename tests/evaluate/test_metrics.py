@@ -6,6 +6,7 @@ from typing import Any
 
 import pytest
 
+from project_corpus.core.records import Corpus
 from project_corpus.corpus.snapshot import collect
 from project_corpus.evaluate import evaluate_dataset
 from project_corpus.evaluate import metrics as eval_metrics
@@ -15,7 +16,6 @@ from project_corpus.evaluate.dataset import parse_dataset
 from project_corpus.evaluate.metrics import METRICS
 from project_corpus.evaluate.metrics import Observation
 from project_corpus.evaluate.metrics import observe
-from project_corpus.models import Corpus
 from tests.conftest import MakeCorpus
 
 STATUS = ".project-corpus/state/STATUS.md"

@@ -10,8 +10,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from project_corpus.errors import ContextError
-from project_corpus.jsonio import parse_json_bytes
+from project_corpus.core.errors import ContextError
+from project_corpus.core.jsonio import parse_json_bytes
 from tests.conftest import Run
 from tests.hostile.support import assert_stable
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from project_corpus.errors import ContextError
+from project_corpus.core.errors import ContextError
 from project_corpus.retrieval.rank import MAX_QUERY_BYTES
 from project_corpus.retrieval.rank import check_query
 from tests.conftest import Run

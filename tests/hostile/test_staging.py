@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from project_corpus.corpus.snapshot import collect
-from project_corpus.index import build_index
+from project_corpus.index.store import build_index
 from tests.conftest import MakeCorpus
 from tests.conftest import Run
 

@@ -17,9 +17,9 @@ import jsonschema
 import pytest
 
 from project_corpus import __version__
+from project_corpus.core.errors import ContextError
+from project_corpus.core.records import SEVERITIES
 from project_corpus.doctor import CHECKS
-from project_corpus.errors import ContextError
-from project_corpus.models import SEVERITIES
 from project_corpus.output import RENDERERS
 from project_corpus.output import render_report
 from project_corpus.output.github import annotation
@@ -263,10 +263,10 @@ def test_the_cli_formats_are_the_renderers() -> None:
 
 
 def test_every_severity_has_a_level_a_command_and_a_schema_entry() -> None:
+    from project_corpus.core.schemas import load_schema
     from project_corpus.doctor._config import RULE_VALUES
     from project_corpus.output.github import COMMANDS
     from project_corpus.output.sarif import LEVELS
-    from project_corpus.schemas import load_schema
 
     assert set(LEVELS) == set(COMMANDS) == set(SEVERITIES)
     assert set(RULE_VALUES) == {"off", *SEVERITIES}
@@ -276,7 +276,7 @@ def test_every_severity_has_a_level_a_command_and_a_schema_entry() -> None:
 
 
 def test_the_action_escapes_with_the_renderers_functions() -> None:
-    from project_corpus import github_views
+    from project_corpus.github import views as github_views
 
     assert github_views.escape_data is escape_data
     assert github_views.escape_property is escape_property

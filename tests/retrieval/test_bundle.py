@@ -13,14 +13,16 @@ from hypothesis import given
 from hypothesis import settings
 from hypothesis import strategies as st
 
+from project_corpus.core.errors import ContextError
+from project_corpus.core.jsonio import canonical_bytes
+from project_corpus.core.jsonio import canonical_sha256
+from project_corpus.core.records import Corpus
+from project_corpus.core.records import item_id
+from project_corpus.core.schemas import load_schema
+from project_corpus.core.schemas import schema_names
 from project_corpus.corpus.snapshot import collect
-from project_corpus.errors import ContextError
-from project_corpus.index import build_index
-from project_corpus.index import load_verified
-from project_corpus.jsonio import canonical_bytes
-from project_corpus.jsonio import canonical_sha256
-from project_corpus.models import Corpus
-from project_corpus.models import item_id
+from project_corpus.index.store import build_index
+from project_corpus.index.store import load_verified
 from project_corpus.retrieval import bundle as bundle_mod
 from project_corpus.retrieval import bundle_format
 from project_corpus.retrieval import text as textmod
@@ -31,8 +33,6 @@ from project_corpus.retrieval.rank import query_index
 from project_corpus.retrieval.rank import search
 from project_corpus.retrieval.summary import cut_to_bytes
 from project_corpus.retrieval.summary import split_budget
-from project_corpus.schemas import load_schema
-from project_corpus.schemas import schema_names
 from tests.conftest import BASE_FILES
 from tests.conftest import PROJECT
 from tests.conftest import STATUS

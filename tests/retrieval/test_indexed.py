@@ -12,14 +12,14 @@ from hypothesis import given
 from hypothesis import settings
 from hypothesis import strategies as st
 
+from project_corpus.core.errors import ContextError
+from project_corpus.core.records import Corpus
 from project_corpus.corpus import fs
 from project_corpus.corpus import snapshot
 from project_corpus.corpus.snapshot import collect
-from project_corpus.errors import ContextError
-from project_corpus.index import build_index
-from project_corpus.index import load_verified
-from project_corpus.index import open_index
-from project_corpus.models import Corpus
+from project_corpus.index.store import build_index
+from project_corpus.index.store import load_verified
+from project_corpus.index.store import open_index
 from project_corpus.retrieval.bundle import compile_bundle
 from project_corpus.retrieval.rank import query_index
 from tests.conftest import BASE_FILES

@@ -15,9 +15,9 @@ from hypothesis import given
 from hypothesis import settings
 from hypothesis import strategies as st
 
+from project_corpus.core.errors import ContextError
+from project_corpus.core.records import Corpus
 from project_corpus.corpus.snapshot import collect
-from project_corpus.errors import ContextError
-from project_corpus.models import Corpus
 from project_corpus.retrieval import rank
 from project_corpus.retrieval.glossary import CONCEPTS
 from project_corpus.retrieval.prune import lazy_order

@@ -11,10 +11,10 @@ from hypothesis import given
 from hypothesis import settings
 from hypothesis import strategies as st
 
+from project_corpus.core.errors import ContextError
+from project_corpus.core.records import Corpus
 from project_corpus.corpus.items import corpus_items
 from project_corpus.corpus.snapshot import collect
-from project_corpus.errors import ContextError
-from project_corpus.models import Corpus
 from project_corpus.retrieval import score
 from project_corpus.retrieval.order import _KeptSets
 from project_corpus.retrieval.order import _near

@@ -14,16 +14,16 @@ from hypothesis import given
 from hypothesis import settings
 from hypothesis import strategies as st
 
+from project_corpus.core.errors import ContextError
+from project_corpus.core.jsonio import canonical_bytes
+from project_corpus.core.schemas import load_schema
 from project_corpus.corpus.snapshot import collect
-from project_corpus.errors import ContextError
-from project_corpus.index import build_index
-from project_corpus.index import load_verified
-from project_corpus.jsonio import canonical_bytes
+from project_corpus.index.store import build_index
+from project_corpus.index.store import load_verified
 from project_corpus.retrieval.bundle_format import BUNDLE_TYPES
 from project_corpus.retrieval.bundle_format import bundle_hash
 from project_corpus.retrieval.receipt import make_receipt
 from project_corpus.retrieval.receipt import verify_bundle
-from project_corpus.schemas import load_schema
 from tests.conftest import MakeCorpus
 from tests.conftest import Run
 

@@ -11,12 +11,12 @@ from hypothesis import given
 from hypothesis import settings
 from hypothesis import strategies as st
 
+from project_corpus.core.records import Document
+from project_corpus.core.records import Source
 from project_corpus.corpus.items import LazyItems
 from project_corpus.corpus.markdown import parse_document
 from project_corpus.corpus.skeleton import rebuild
 from project_corpus.corpus.skeleton import skeleton_of
-from project_corpus.models import Document
-from project_corpus.models import Source
 from project_corpus.retrieval import text as textmod
 from project_corpus.retrieval.scan import TextScan
 from tests.conftest import REPO

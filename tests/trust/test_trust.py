@@ -12,9 +12,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from project_corpus import trust
-from project_corpus.errors import ContextError
-from project_corpus.trust import grant_file
+from project_corpus.core.errors import ContextError
+from project_corpus.mcp_server import grant_file
+from project_corpus.mcp_server import trust
 
 POLICY = """\
 policy_version = "2.0"

@@ -4,22 +4,22 @@ from __future__ import annotations
 
 import click
 
-from project_corpus.about import MCP_INSTALL_HINT
 from project_corpus.cli.options import emit
 from project_corpus.cli.options import emit_result
 from project_corpus.cli.options import format_option
 from project_corpus.cli.options import resolve_format
 from project_corpus.cli.options import root_arg
-from project_corpus.errors import EXIT_OK
-from project_corpus.errors import ContextError
+from project_corpus.core.about import MCP_INSTALL_HINT
+from project_corpus.core.errors import EXIT_OK
+from project_corpus.core.errors import ContextError
 
 
 @click.command()
 @click.argument("name", required=False)
 def schema(name: str | None) -> int:
     """Print a shipped JSON Schema (without NAME: list them)."""
-    from project_corpus.schemas import schema_names
-    from project_corpus.schemas import schema_text
+    from project_corpus.core.schemas import schema_names
+    from project_corpus.core.schemas import schema_text
 
     emit(schema_text(name) if name else "".join(f"{n}\n" for n in schema_names()))
     return EXIT_OK
@@ -57,7 +57,7 @@ def grant(
     fmt: str,
 ) -> int:
     """Grant capabilities to ROOT; the grant is written outside the project."""
-    from project_corpus import trust as trust_mod
+    from project_corpus.mcp_server import trust as trust_mod
 
     emit_result(trust_mod.grant(root, list(capabilities), tuple(transports), out), fmt, "fields")
     return EXIT_OK
@@ -71,7 +71,7 @@ def grant(
 @format_option("json", "text")
 def show(root: str, grant_path: str | None, fmt: str) -> int:
     """Show the trust grant for ROOT and its effective capabilities."""
-    from project_corpus import trust as trust_mod
+    from project_corpus.mcp_server import trust as trust_mod
 
     emit_result(trust_mod.show(root, grant_path), fmt, "fields")
     return EXIT_OK
@@ -96,7 +96,7 @@ def show(root: str, grant_path: str | None, fmt: str) -> int:
 def mcp(root: str | None, grant_path: str, allow: tuple[str, ...], naming: str) -> int:
     """Serve the corpus over stdio MCP (optional extra `project-corpus-context[mcp]`)."""
     try:
-        from project_corpus.mcp_server import serve
+        from project_corpus.mcp_server.server import serve
     except ModuleNotFoundError as exc:
         if exc.name and exc.name.split(".")[0] in ("mcp", "mcp_types", "anyio"):  # SDK + its deps
             raise ContextError(
@@ -114,11 +114,11 @@ def mcp(root: str | None, grant_path: str, allow: tuple[str, ...], naming: str) 
 @format_option("text", "json")
 def explain(code: str | None, fmt: str) -> int:
     """Print a doctor check's documentation (without CODE: list every check)."""
+    from project_corpus.core.jsonio import pretty
     from project_corpus.doctor import CHECKS
     from project_corpus.doctor import CHECKS_BY_CODE
-    from project_corpus.doctor._selection import lookup
-    from project_corpus.doctor._selection import unknown_hint
-    from project_corpus.jsonio import pretty
+    from project_corpus.doctor.selection import lookup
+    from project_corpus.doctor.selection import unknown_hint
 
     if code is None:
         rows = [{"code": c.code, "name": c.name, "severity": c.severity} for c in CHECKS]

@@ -15,14 +15,14 @@ from typing import Any
 
 import click
 
-from project_corpus import __version__
-from project_corpus.about import ISSUES_URL
-from project_corpus.errors import EXIT_ERROR
-from project_corpus.errors import EXIT_INTERNAL
-from project_corpus.errors import EXIT_OK
-from project_corpus.errors import ContextError
-from project_corpus.errors import envelope
-from project_corpus.errors import internal_error
+from project_corpus.core.about import ISSUES_URL
+from project_corpus.core.about import __version__
+from project_corpus.core.errors import EXIT_ERROR
+from project_corpus.core.errors import EXIT_INTERNAL
+from project_corpus.core.errors import EXIT_OK
+from project_corpus.core.errors import ContextError
+from project_corpus.core.errors import envelope
+from project_corpus.core.errors import internal_error
 
 
 class LazyGroup(click.Group):
@@ -117,7 +117,7 @@ def _text_errors(argv: Sequence[str]) -> bool:
 
 
 def _report_error(error: dict[str, object], argv: Sequence[str]) -> None:
-    from project_corpus.jsonio import pretty
+    from project_corpus.core.jsonio import pretty
 
     if _text_errors(argv):
         from project_corpus.cli.options import use_color

@@ -10,8 +10,8 @@ from project_corpus.cli.options import format_option
 from project_corpus.cli.options import index_option
 from project_corpus.cli.options import resolve_format
 from project_corpus.cli.options import root_arg
-from project_corpus.errors import EXIT_FINDINGS
-from project_corpus.errors import EXIT_OK
+from project_corpus.core.errors import EXIT_FINDINGS
+from project_corpus.core.errors import EXIT_OK
 
 
 @click.command()
@@ -22,9 +22,9 @@ def build(root: str, index: str | None, fmt: str) -> int:
     """Build the provenance-only SQLite index of ROOT's scoped sources."""
     from project_corpus.corpus import fs
     from project_corpus.corpus.snapshot import collect
-    from project_corpus.index import build_index
-    from project_corpus.index import prepare_index_path
-    from project_corpus.index import previous_skeletons
+    from project_corpus.index.store import build_index
+    from project_corpus.index.store import prepare_index_path
+    from project_corpus.index.store import previous_skeletons
 
     root_path = fs.resolve_root(root)
     prepare_index_path(root_path, index)
@@ -41,7 +41,7 @@ def build(root: str, index: str | None, fmt: str) -> int:
 @format_option("json", "text")
 def query(root: str, query: str, index: str | None, limit: str, fmt: str) -> int:
     """Ranked pointers into ROOT's sources for QUERY (index must be current)."""
-    from project_corpus.index import load_verified
+    from project_corpus.index.store import load_verified
     from project_corpus.retrieval.rank import check_limit
     from project_corpus.retrieval.rank import check_query
     from project_corpus.retrieval.rank import query_index
@@ -66,7 +66,7 @@ def query(root: str, query: str, index: str | None, limit: str, fmt: str) -> int
 @format_option("json", "text")
 def bundle(root: str, query: str, index: str | None, max_tokens: str, fmt: str) -> int:
     """Compile a token-budgeted, hash-stamped Context Bundle v1 for QUERY."""
-    from project_corpus.index import load_verified
+    from project_corpus.index.store import load_verified
     from project_corpus.retrieval.bundle import check_budget
     from project_corpus.retrieval.bundle import compile_bundle
     from project_corpus.retrieval.rank import check_query
@@ -90,7 +90,7 @@ def bundle(root: str, query: str, index: str | None, max_tokens: str, fmt: str) 
 def receipt(root: str, bundle_file: str, consumer: str, items: tuple[str, ...], fmt: str) -> int:
     """Make a Receipt v1 recording that a bundle was delivered."""
     from project_corpus.corpus import fs
-    from project_corpus.jsonio import load_json_input
+    from project_corpus.corpus.inputs import load_json_input
     from project_corpus.retrieval.receipt import make_receipt
 
     _, data = load_json_input(fs.resolve_root(root), bundle_file)

@@ -16,8 +16,8 @@ from project_corpus.cli.options import resolve_format
 from project_corpus.cli.options import root_arg
 from project_corpus.cli.options import use_color
 from project_corpus.cli.options import write_output
-from project_corpus.errors import EXIT_FINDINGS
-from project_corpus.errors import EXIT_OK
+from project_corpus.core.errors import EXIT_FINDINGS
+from project_corpus.core.errors import EXIT_OK
 
 if TYPE_CHECKING:
     from project_corpus.output.text import TextOptions
@@ -27,8 +27,8 @@ MAX_SOURCE_BYTES = 4 * 1024 * 1024
 
 def source_lines(root: str) -> Callable[[str, int], str | None]:
     """(path, line) -> that line of ROOT/path, read confined to ROOT (None when unreadable)."""
+    from project_corpus.core.errors import ContextError
     from project_corpus.corpus import fs
-    from project_corpus.errors import ContextError
 
     resolved = fs.resolve_root(root)
     cache: dict[str, list[str]] = {}

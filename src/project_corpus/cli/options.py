@@ -16,7 +16,7 @@ from typing import TypeVar
 
 import click
 
-from project_corpus.models import SEVERITIES
+from project_corpus.core.records import SEVERITIES
 
 Command = TypeVar("Command", bound=Callable[..., object])
 
@@ -48,7 +48,7 @@ def emit_result(result: Mapping[str, object], fmt: str, view: str) -> None:
 
         emit(VIEWS[view](result))
     else:
-        from project_corpus.jsonio import pretty
+        from project_corpus.core.jsonio import pretty
 
         emit(pretty(result))
 

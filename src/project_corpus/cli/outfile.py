@@ -14,7 +14,7 @@ import os
 import stat
 from pathlib import Path
 
-from project_corpus.errors import ContextError
+from project_corpus.core.errors import ContextError
 
 CORPUS_DIR = ".project-corpus"
 OUTSIDE = "write the report outside the corpus folder, e.g. --output lint-report.txt"

@@ -29,7 +29,7 @@ LANG_OPTION = click.option(
 @format_option("json", "text")
 def init(root: str, project_id: str | None, name: str | None, lang: str, fmt: str) -> int:
     """Start a Project Corpus in ROOT (default: the current folder); writes only new files."""
-    from project_corpus.scaffold import init_corpus
+    from project_corpus.scaffold.create import init_corpus
 
     written = init_corpus(root, project_id=project_id, name=name, lang=lang.lower())
     _report(root, written, fmt)
@@ -37,7 +37,7 @@ def init(root: str, project_id: str | None, name: str | None, lang: str, fmt: st
 
 
 def _report(root: str, written: list[str], fmt: str) -> None:
-    from project_corpus.jsonio import pretty
+    from project_corpus.core.jsonio import pretty
 
     if resolve_format(fmt) == "json":
         emit(pretty({"ok": True, "root": root, "written": written}))
@@ -55,7 +55,7 @@ def _report(root: str, written: list[str], fmt: str) -> None:
 @format_option("json", "text")
 def new(kind: str, artifact_id: str, root: str, task_id: str | None, lang: str, fmt: str) -> int:
     """Write a new Task or Report with every required key and section."""
-    from project_corpus.scaffold import new_artifact
+    from project_corpus.scaffold.create import new_artifact
 
     if task_id is not None and kind.lower() != "report":
         raise click.UsageError("--task is only for a report")

@@ -5,12 +5,12 @@ uses too."""
 
 from __future__ import annotations
 
+from project_corpus.core.records import PROJECT_PATH
+from project_corpus.core.records import STATUS_PATH
+from project_corpus.core.records import Document
+from project_corpus.core.records import Source
+from project_corpus.core.timeparse import parse_timestamp
 from project_corpus.corpus.policy import ID_RE
-from project_corpus.models import PROJECT_PATH
-from project_corpus.models import STATUS_PATH
-from project_corpus.models import Document
-from project_corpus.models import Source
-from project_corpus.timeparse import parse_timestamp
 
 TIMESTAMP_KEYS = ("Created-At", "Date", "Created", "Updated-At", "Last-Verified-At")
 

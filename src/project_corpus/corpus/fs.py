@@ -15,7 +15,7 @@ import stat
 from collections.abc import Iterator
 from typing import NamedTuple
 
-from project_corpus.errors import ContextError
+from project_corpus.core.errors import ContextError
 
 _DIR_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
 _FILE_FLAGS = os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC | os.O_NONBLOCK

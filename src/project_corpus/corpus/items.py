@@ -8,11 +8,11 @@ from functools import partial
 from itertools import accumulate
 from itertools import groupby
 
+from project_corpus.core.records import Corpus
+from project_corpus.core.records import Item
+from project_corpus.core.records import Source
+from project_corpus.core.records import Span
 from project_corpus.corpus.markdown import MAX_ITEM_CHARS
-from project_corpus.models import Corpus
-from project_corpus.models import Item
-from project_corpus.models import Source
-from project_corpus.models import Span
 
 __all__ = ["MAX_ITEM_CHARS", "LazyItems", "corpus_items", "make_item", "source_items"]
 

@@ -13,13 +13,13 @@ from __future__ import annotations
 
 import unicodedata
 
+from project_corpus.core.errors import ContextError
+from project_corpus.core.records import PROJECT_PATH
+from project_corpus.core.records import STATUS_PATH
+from project_corpus.core.records import Finding
 from project_corpus.corpus import fs
 from project_corpus.corpus.policy import POLICY_PATH
 from project_corpus.corpus.protocol import check_generated
-from project_corpus.errors import ContextError
-from project_corpus.models import PROJECT_PATH
-from project_corpus.models import STATUS_PATH
-from project_corpus.models import Finding
 
 MAX_VIEW_BYTES = 8 * 1024 * 1024
 

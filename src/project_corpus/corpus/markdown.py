@@ -12,10 +12,10 @@ from bisect import bisect_left
 from functools import partial
 from operator import itemgetter
 
-from project_corpus.models import Document
-from project_corpus.models import Heading
-from project_corpus.models import MetaLine
-from project_corpus.models import Span
+from project_corpus.core.records import Document
+from project_corpus.core.records import Heading
+from project_corpus.core.records import MetaLine
+from project_corpus.core.records import Span
 
 META_RE = re.compile(r"^([A-Za-z][A-Za-z0-9-]*):(.*)$")
 # An ATX heading: up to 3 spaces, 1-6 hashes, then the end or spaces and the title; an

@@ -8,9 +8,9 @@ import tomllib
 from collections.abc import Callable
 from collections.abc import Iterable
 
-from project_corpus.digest import sha256_hex
-from project_corpus.models import Finding
-from project_corpus.models import Policy
+from project_corpus.core.digest import sha256_hex
+from project_corpus.core.records import Finding
+from project_corpus.core.records import Policy
 
 POLICY_PATH = ".project-corpus/policy.toml"
 MAX_POLICY_BYTES = 1024 * 1024

@@ -8,12 +8,12 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from project_corpus.core.records import PROJECT_PATH
+from project_corpus.core.records import STATUS_PATH
+from project_corpus.core.records import Document
+from project_corpus.core.records import Finding
+from project_corpus.core.timeparse import parse_timestamp
 from project_corpus.corpus.policy import ID_RE
-from project_corpus.models import PROJECT_PATH
-from project_corpus.models import STATUS_PATH
-from project_corpus.models import Document
-from project_corpus.models import Finding
-from project_corpus.timeparse import parse_timestamp
 
 PROJECT_SECTIONS = ("Objective", "Invariants", "Durable Scope Boundaries", "Non-Goals")
 STATUS_SECTIONS = (

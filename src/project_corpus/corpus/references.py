@@ -30,13 +30,13 @@ from collections.abc import Iterator
 from functools import cache
 from typing import NamedTuple
 
+from project_corpus.core.records import STATUS_PATH
+from project_corpus.core.records import Document
 from project_corpus.corpus import fs
 from project_corpus.corpus.markdown import fenced_line_numbers
 from project_corpus.corpus.policy import ID_RE
 from project_corpus.corpus.policy import in_scope
 from project_corpus.corpus.protocol import section_text
-from project_corpus.models import STATUS_PATH
-from project_corpus.models import Document
 
 SOURCE_PREFIXES = tuple(
     f".project-corpus/{folder}/" for folder in ("state", "tasks", "reports", "history")

@@ -25,14 +25,14 @@ from collections.abc import Sequence
 from functools import partial
 from typing import overload
 
+from project_corpus.core.records import Document
+from project_corpus.core.records import Heading
+from project_corpus.core.records import MetaLine
+from project_corpus.core.records import Span
 from project_corpus.corpus.markdown import MAX_ITEM_CHARS
 from project_corpus.corpus.markdown import section_paths
 from project_corpus.corpus.markdown import split_lines
 from project_corpus.corpus.markdown import title_span
-from project_corpus.models import Document
-from project_corpus.models import Heading
-from project_corpus.models import MetaLine
-from project_corpus.models import Span
 
 # Bumped whenever the parser may cut the same text differently, or the format changes: an
 # index written with another skeleton version (or tool version) is not trusted for skeletons.

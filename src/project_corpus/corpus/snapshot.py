@@ -14,6 +14,16 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 from typing import NamedTuple
 
+from project_corpus.core.digest import sha256_hex
+from project_corpus.core.errors import ContextError
+from project_corpus.core.jsonio import canonical_sha256
+from project_corpus.core.records import PROJECT_PATH
+from project_corpus.core.records import SOURCE_ROOTS
+from project_corpus.core.records import STATUS_PATH
+from project_corpus.core.records import Corpus
+from project_corpus.core.records import Document
+from project_corpus.core.records import Finding
+from project_corpus.core.records import Policy
 from project_corpus.corpus import classify
 from project_corpus.corpus import fs
 from project_corpus.corpus import layout
@@ -31,16 +41,6 @@ from project_corpus.corpus.protocol import check_project
 from project_corpus.corpus.protocol import check_status
 from project_corpus.corpus.supersession import relations
 from project_corpus.corpus.supersession import superseded_paths
-from project_corpus.digest import sha256_hex
-from project_corpus.errors import ContextError
-from project_corpus.jsonio import canonical_sha256
-from project_corpus.models import PROJECT_PATH
-from project_corpus.models import SOURCE_ROOTS
-from project_corpus.models import STATUS_PATH
-from project_corpus.models import Corpus
-from project_corpus.models import Document
-from project_corpus.models import Finding
-from project_corpus.models import Policy
 
 if TYPE_CHECKING:
     from project_corpus.corpus.skeleton import Skeletons

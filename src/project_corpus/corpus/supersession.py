@@ -6,9 +6,9 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from project_corpus.core.records import Relation
+from project_corpus.core.records import Source
 from project_corpus.corpus.markdown import fenced_line_numbers
-from project_corpus.models import Relation
-from project_corpus.models import Source
 
 SUPERSEDES_RE = re.compile(r"^Supersedes:[ \t]*(\S*)")
 TARGET_ROOTS = (".project-corpus/tasks/", ".project-corpus/reports/", ".project-corpus/history/")

@@ -13,6 +13,9 @@ from collections.abc import Iterable
 from collections.abc import Sequence
 from datetime import date
 
+from project_corpus.core.errors import ContextError
+from project_corpus.core.records import SEVERITIES
+from project_corpus.core.records import Corpus
 from project_corpus.corpus import fs
 from project_corpus.doctor import candidates as candidate_checks
 from project_corpus.doctor import hygiene
@@ -20,21 +23,18 @@ from project_corpus.doctor._config import LintConfig
 from project_corpus.doctor._config import load_config
 from project_corpus.doctor._config import with_max_age
 from project_corpus.doctor._inputs import load_input
-from project_corpus.doctor._records import Check
-from project_corpus.doctor._records import DoctorView
-from project_corpus.doctor._records import Issue
-from project_corpus.doctor._records import LoadedJSON
-from project_corpus.doctor._records import from_finding
-from project_corpus.doctor._report import build_report
-from project_corpus.doctor._report import candidate_count
-from project_corpus.doctor._report import finalize
-from project_corpus.doctor._selection import narrow
+from project_corpus.doctor.records import Check
+from project_corpus.doctor.records import DoctorView
+from project_corpus.doctor.records import Issue
+from project_corpus.doctor.records import LoadedJSON
+from project_corpus.doctor.records import from_finding
 from project_corpus.doctor.registry import CHECKS
 from project_corpus.doctor.registry import CHECKS_BY_CODE
 from project_corpus.doctor.registry import GATES
-from project_corpus.errors import ContextError
-from project_corpus.models import SEVERITIES
-from project_corpus.models import Corpus
+from project_corpus.doctor.report import build_report
+from project_corpus.doctor.report import candidate_count
+from project_corpus.doctor.report import finalize
+from project_corpus.doctor.selection import narrow
 
 __all__ = ["CHECKS", "CHECKS_BY_CODE", "memory_doctor"]
 

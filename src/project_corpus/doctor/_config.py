@@ -9,9 +9,9 @@ from collections.abc import Mapping
 from typing import NamedTuple
 from typing import Protocol
 
+from project_corpus.core.errors import ContextError
+from project_corpus.core.records import SEVERITIES
 from project_corpus.corpus import fs
-from project_corpus.errors import ContextError
-from project_corpus.models import SEVERITIES
 
 DEFAULT_CONFIG_PATH = ".project-corpus/lint.yaml"
 MAX_CONFIG_BYTES = 256 * 1024

@@ -14,11 +14,11 @@ import re
 from functools import cache
 from functools import lru_cache
 
+from project_corpus.core.errors import ContextError
+from project_corpus.core.jsonio import parse_json_bytes
 from project_corpus.corpus import fs
-from project_corpus.doctor._records import LoadedJSON
-from project_corpus.errors import ContextError
-from project_corpus.jsonio import MAX_INPUT_BYTES
-from project_corpus.jsonio import parse_json_bytes
+from project_corpus.corpus.inputs import MAX_INPUT_BYTES
+from project_corpus.doctor.records import LoadedJSON
 
 CANDIDATES_DIR = ".project-corpus/candidates"
 NEWLINE_RE = re.compile("\n")

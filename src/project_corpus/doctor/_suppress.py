@@ -23,8 +23,8 @@ from functools import cache
 from operator import attrgetter
 from typing import NamedTuple
 
+from project_corpus.core.records import Document
 from project_corpus.doctor._config import LintConfig
-from project_corpus.models import Document
 
 
 # Both patterns are compiled on first use: most sources hold no comment at all, and compiling

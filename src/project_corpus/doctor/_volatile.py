@@ -15,7 +15,7 @@ from functools import cache
 from functools import lru_cache
 from typing import NamedTuple
 
-from project_corpus.timeparse import parse_timestamp
+from project_corpus.core.timeparse import parse_timestamp
 
 DEFAULT_TERMS: dict[str, tuple[str, ...]] = {
     "en": ("currently", "right now", "at the moment", "at present", "as of now", "today", "live"),

@@ -8,14 +8,14 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from project_corpus.core.records import SHA256_RE
 from project_corpus.doctor._inputs import escape_token
 from project_corpus.doctor._inputs import line_of
 from project_corpus.doctor._inputs import pointer_lines
-from project_corpus.doctor._records import DoctorView
-from project_corpus.doctor._records import Issue
-from project_corpus.doctor._records import LoadedJSON
-from project_corpus.doctor._records import check
-from project_corpus.models import SHA256_RE
+from project_corpus.doctor.records import DoctorView
+from project_corpus.doctor.records import Issue
+from project_corpus.doctor.records import LoadedJSON
+from project_corpus.doctor.records import check
 
 
 def _bundle(view: DoctorView) -> tuple[LoadedJSON, dict[str, object]] | None:

@@ -13,19 +13,19 @@ from collections.abc import Iterator
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from project_corpus.core.records import Corpus
 from project_corpus.corpus import fs
 from project_corpus.corpus.snapshot import collect
 from project_corpus.doctor._inputs import candidate_dir_files
 from project_corpus.doctor._inputs import line_of
 from project_corpus.doctor._inputs import load_input
 from project_corpus.doctor._inputs import pointer_lines
-from project_corpus.doctor._records import DoctorView
-from project_corpus.doctor._records import Issue
-from project_corpus.doctor._records import LoadedJSON
-from project_corpus.doctor._records import check
-from project_corpus.doctor._report import candidate_count
-from project_corpus.doctor._report import lint_report
-from project_corpus.models import Corpus
+from project_corpus.doctor.records import DoctorView
+from project_corpus.doctor.records import Issue
+from project_corpus.doctor.records import LoadedJSON
+from project_corpus.doctor.records import check
+from project_corpus.doctor.report import candidate_count
+from project_corpus.doctor.report import lint_report
 
 if TYPE_CHECKING:
     from project_corpus.candidate import Problem

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from project_corpus.doctor._records import DoctorView
-from project_corpus.doctor._records import Issue
-from project_corpus.doctor._records import check
-from project_corpus.doctor._records import snapshot_issues
+from project_corpus.doctor.records import DoctorView
+from project_corpus.doctor.records import Issue
+from project_corpus.doctor.records import check
+from project_corpus.doctor.records import snapshot_issues
 
 
 @check("MISSING_REQUIRED_PATH", "missing-required-path", severity="FAIL", gate=True)

@@ -16,22 +16,22 @@ from operator import add
 from operator import attrgetter
 from operator import itemgetter
 
+from project_corpus.core.records import STATUS_PATH
+from project_corpus.core.records import Document
+from project_corpus.core.records import Source
+from project_corpus.core.records import Span
+from project_corpus.core.timeparse import parse_timestamp
 from project_corpus.corpus.classify import AUTHORITY_CLASSES
 from project_corpus.corpus.classify import TIMESTAMP_KEYS
 from project_corpus.corpus.protocol import check_artifact
 from project_corpus.doctor import _volatile as volatile
-from project_corpus.doctor._records import ContentScan
-from project_corpus.doctor._records import DoctorView
-from project_corpus.doctor._records import Issue
-from project_corpus.doctor._records import check
-from project_corpus.doctor._records import from_finding
-from project_corpus.models import STATUS_PATH
-from project_corpus.models import Document
-from project_corpus.models import Source
-from project_corpus.models import Span
+from project_corpus.doctor.records import ContentScan
+from project_corpus.doctor.records import DoctorView
+from project_corpus.doctor.records import Issue
+from project_corpus.doctor.records import check
+from project_corpus.doctor.records import from_finding
 from project_corpus.retrieval.text import collapse_all
 from project_corpus.retrieval.text import normalise
-from project_corpus.timeparse import parse_timestamp
 
 AUTHORITY_RANK = {name: rank for rank, name in enumerate(AUTHORITY_CLASSES)}
 CLAIM_KINDS = frozenset({"paragraph", "list", "table"})

@@ -9,14 +9,14 @@ from __future__ import annotations
 from collections.abc import Iterable
 from collections.abc import Iterator
 
-from project_corpus.doctor._records import DoctorView
-from project_corpus.doctor._records import Issue
-from project_corpus.doctor._records import check
+from project_corpus.core.records import Corpus
 from project_corpus.doctor._suppress import comment_lines
 from project_corpus.doctor._suppress import directive_re
 from project_corpus.doctor._suppress import mention_re
 from project_corpus.doctor._suppress import parse_directives
-from project_corpus.models import Corpus
+from project_corpus.doctor.records import DoctorView
+from project_corpus.doctor.records import Issue
+from project_corpus.doctor.records import check
 
 FORM = "<!-- project-corpus: disable CODE[,CODE] --> or disable-file"
 

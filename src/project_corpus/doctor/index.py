@@ -12,15 +12,15 @@ import os
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from project_corpus.doctor._records import DoctorView
-from project_corpus.doctor._records import Issue
-from project_corpus.doctor._records import check
-from project_corpus.errors import ContextError
-from project_corpus.models import CACHE_DIR
+from project_corpus.core.errors import ContextError
+from project_corpus.core.records import CACHE_DIR
+from project_corpus.doctor.records import DoctorView
+from project_corpus.doctor.records import Issue
+from project_corpus.doctor.records import check
 
 if TYPE_CHECKING:  # the index module (and sqlite3) is imported only when an index is checked
-    from project_corpus.index_schema import StoredIndex
-    from project_corpus.index_schema import StoredItem
+    from project_corpus.index.schema import StoredIndex
+    from project_corpus.index.schema import StoredItem
 
 OPEN_CODES = ("INDEX_MISSING", "INDEX_CORRUPT", "INDEX_SCHEMA_MISMATCH", "INDEX_PATH")
 
@@ -30,8 +30,8 @@ def open_for_doctor(
 ) -> tuple[StoredIndex | None, ContextError | None, str]:
     """(stored index, the error that made it unusable, portable index path). Only the
     INDEX_* opening errors become findings; anything else (CONTEXT_LIMIT) is raised."""
-    from project_corpus.index import open_index
-    from project_corpus.index import resolve_index_path
+    from project_corpus.index.store import open_index
+    from project_corpus.index.store import resolve_index_path
 
     try:
         rel = f"{CACHE_DIR}/{resolve_index_path(root, index)}"

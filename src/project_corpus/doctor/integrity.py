@@ -16,18 +16,18 @@ from datetime import date
 from datetime import datetime
 from datetime import timedelta
 
+from project_corpus.core.records import STATUS_PATH
+from project_corpus.core.records import Corpus
+from project_corpus.core.records import Document
+from project_corpus.core.records import MetaLine
+from project_corpus.core.records import Source
+from project_corpus.core.timeparse import parse_timestamp
 from project_corpus.corpus import references
 from project_corpus.corpus.policy import ID_RE
 from project_corpus.corpus.protocol import has_next_action
-from project_corpus.doctor._records import DoctorView
-from project_corpus.doctor._records import Issue
-from project_corpus.doctor._records import check
-from project_corpus.models import STATUS_PATH
-from project_corpus.models import Corpus
-from project_corpus.models import Document
-from project_corpus.models import MetaLine
-from project_corpus.models import Source
-from project_corpus.timeparse import parse_timestamp
+from project_corpus.doctor.records import DoctorView
+from project_corpus.doctor.records import Issue
+from project_corpus.doctor.records import check
 
 FINISHED = frozenset({"done", "closed", "cancelled", "canceled", "complete", "completed"})
 DATED_NAME_RE = re.compile(r"(?<!\d)(\d{4}-\d{2}-\d{2})(?!\d)")

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from project_corpus.doctor._records import DoctorView
-from project_corpus.doctor._records import Issue
-from project_corpus.doctor._records import check
-from project_corpus.doctor._records import snapshot_issues
+from project_corpus.doctor.records import DoctorView
+from project_corpus.doctor.records import Issue
+from project_corpus.doctor.records import check
+from project_corpus.doctor.records import snapshot_issues
 
 
 @check("POLICY_PARSE", "policy-parse", severity="FAIL", gate=True)

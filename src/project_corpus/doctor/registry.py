@@ -19,7 +19,7 @@ from project_corpus.doctor import integrity
 from project_corpus.doctor import policy
 from project_corpus.doctor import relations
 from project_corpus.doctor import repository
-from project_corpus.doctor._records import Check
+from project_corpus.doctor.records import Check
 
 CHECKS: tuple[Check, ...] = (
     # Protocol conformance: the gate (docs/protocol.md)

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from project_corpus.doctor._records import DoctorView
-from project_corpus.doctor._records import Issue
-from project_corpus.doctor._records import check
+from project_corpus.doctor.records import DoctorView
+from project_corpus.doctor.records import Issue
+from project_corpus.doctor.records import check
 from project_corpus.retrieval.text import normalise
 
 

@@ -5,14 +5,14 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator
 
+from project_corpus.core.errors import ContextError
+from project_corpus.core.records import CACHE_DIR
 from project_corpus.corpus import fs
 from project_corpus.doctor import _gitignore as gitignore
-from project_corpus.doctor._records import DoctorView
-from project_corpus.doctor._records import Issue
-from project_corpus.doctor._records import check
-from project_corpus.doctor._records import snapshot_issues
-from project_corpus.errors import ContextError
-from project_corpus.models import CACHE_DIR
+from project_corpus.doctor.records import DoctorView
+from project_corpus.doctor.records import Issue
+from project_corpus.doctor.records import check
+from project_corpus.doctor.records import snapshot_issues
 
 GITIGNORE_DIRS = ("", ".project-corpus", CACHE_DIR)
 MAX_GITIGNORE_BYTES = 64 * 1024

@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import os
 
+from project_corpus.core.records import Corpus
 from project_corpus.evaluate.dataset import EvalCase
 from project_corpus.evaluate.dataset import parse_dataset
 from project_corpus.evaluate.metrics import METRICS
 from project_corpus.evaluate.metrics import observe
-from project_corpus.models import Corpus
 from project_corpus.retrieval.analysis import Analysis
 from project_corpus.retrieval.analysis import analyse
 
@@ -104,9 +104,9 @@ def run_eval(
 ) -> dict[str, object]:
     """`context eval`: read the dataset inside ROOT, verify the index, evaluate."""
     from project_corpus.corpus import fs
-    from project_corpus.index import load_verified
-    from project_corpus.index import prepare_index_path
-    from project_corpus.jsonio import load_json_input
+    from project_corpus.corpus.inputs import load_json_input
+    from project_corpus.index.store import load_verified
+    from project_corpus.index.store import prepare_index_path
 
     root_path = fs.resolve_root(root)
     prepare_index_path(root_path, index)
@@ -121,6 +121,6 @@ def render_eval(result: dict[str, object], fmt: str = "json") -> str:
         from project_corpus.evaluate.markdown import render_markdown
 
         return render_markdown(result)
-    from project_corpus.jsonio import pretty
+    from project_corpus.core.jsonio import pretty
 
     return pretty(result)

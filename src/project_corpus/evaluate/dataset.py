@@ -10,10 +10,10 @@ import json
 from collections.abc import Callable
 from typing import NamedTuple
 
+from project_corpus.core.errors import ContextError
+from project_corpus.core.records import SHA256_RE
 from project_corpus.corpus.classify import AUTHORITY_CLASSES
 from project_corpus.corpus.classify import TEMPORAL_STATUSES
-from project_corpus.errors import ContextError
-from project_corpus.models import SHA256_RE
 from project_corpus.retrieval import text as textmod
 
 SCHEMA_VERSION = "1"

@@ -14,9 +14,9 @@ import math
 from collections.abc import Callable
 from typing import NamedTuple
 
+from project_corpus.core.jsonio import canonical_bytes
+from project_corpus.core.records import Corpus
 from project_corpus.evaluate.dataset import EvalCase
-from project_corpus.jsonio import canonical_bytes
-from project_corpus.models import Corpus
 from project_corpus.retrieval.analysis import Analysis
 from project_corpus.retrieval.bundle import bundle_and_search
 from project_corpus.retrieval.order import Result

@@ -10,7 +10,7 @@ from collections.abc import Callable
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
-from project_corpus.errors import ContextError
+from project_corpus.core.errors import ContextError
 
 if TYPE_CHECKING:
     from project_corpus.output.text import TextOptions

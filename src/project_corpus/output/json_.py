@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from project_corpus.jsonio import pretty
+from project_corpus.core.jsonio import pretty
 
 
 def render(report: Mapping[str, object]) -> str:

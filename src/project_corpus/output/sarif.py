@@ -15,13 +15,13 @@ from collections.abc import Mapping
 from collections.abc import Sequence
 from urllib.parse import quote
 
-from project_corpus import __version__
-from project_corpus.about import DOCS_URL
-from project_corpus.about import HOMEPAGE
+from project_corpus.core.about import DOCS_URL
+from project_corpus.core.about import HOMEPAGE
+from project_corpus.core.about import __version__
+from project_corpus.core.jsonio import indented
 from project_corpus.doctor import CHECKS
-from project_corpus.doctor._records import Check
-from project_corpus.doctor._report import FINGERPRINT_KEY
-from project_corpus.jsonio import indented
+from project_corpus.doctor.records import Check
+from project_corpus.doctor.report import FINGERPRINT_KEY
 
 SCHEMA_URI = (
     "https://raw.githubusercontent.com/oasis-tcs/sarif-spec/master/Schemata/sarif-schema-2.1.0.json"

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from collections.abc import Mapping
 from collections.abc import Sequence
 
-from project_corpus.models import SUMMARY_SEPARATOR
+from project_corpus.core.records import SUMMARY_SEPARATOR
 from project_corpus.output.escape import terminal
 
 EXCERPT_CHARS = 240

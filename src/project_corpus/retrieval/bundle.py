@@ -8,11 +8,12 @@ in `docs/bundle.md`; the bundle's keys, bound and hash are in `bundle_format.py`
 
 from __future__ import annotations
 
-from project_corpus.errors import ContextError
-from project_corpus.jsonio import canonical_bytes
-from project_corpus.models import INDEX_SCHEMA_VERSION
-from project_corpus.models import Corpus
-from project_corpus.models import Item
+from project_corpus.core.errors import ContextError
+from project_corpus.core.jsonio import canonical_bytes
+from project_corpus.core.records import INDEX_SCHEMA_VERSION
+from project_corpus.core.records import Corpus
+from project_corpus.core.records import Item
+from project_corpus.core.timeparse import utc_now
 from project_corpus.retrieval import text as textmod
 from project_corpus.retrieval.analysis import Analysis
 from project_corpus.retrieval.analysis import JSONDict
@@ -25,7 +26,6 @@ from project_corpus.retrieval.rank import check_query
 from project_corpus.retrieval.rank import parse_int
 from project_corpus.retrieval.rank import search
 from project_corpus.retrieval.summary import mandatory_entries
-from project_corpus.timeparse import utc_now
 
 MIN_TOKENS = 80
 MAX_TOKENS = 20_000

@@ -7,7 +7,7 @@ Apart from `bundle.py` (which compiles bundles) so that a receipt and the doctor
 
 from __future__ import annotations
 
-from project_corpus.jsonio import canonical_sha256
+from project_corpus.core.jsonio import canonical_sha256
 
 SCHEMA_VERSION = "1"
 # Top-level keys of a bundle and their JSON types (a receipt refuses anything else).

@@ -11,12 +11,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Protocol
 
+from project_corpus.core.records import STATUS_PATH
+from project_corpus.core.records import Item
+from project_corpus.core.records import Source
 from project_corpus.corpus.references import EVIDENCE_SECTION
 from project_corpus.corpus.references import ID_TOKEN_RE
 from project_corpus.corpus.references import PATH_RE
-from project_corpus.models import STATUS_PATH
-from project_corpus.models import Item
-from project_corpus.models import Source
 
 REPORTS_PREFIX = ".project-corpus/reports/"
 # A pointer never lifts an old source over current ones without historical intent

@@ -15,8 +15,8 @@ from collections.abc import Callable
 from collections.abc import Iterable
 from typing import NamedTuple
 
-from project_corpus.models import FRESHNESS_REQUIREMENT
-from project_corpus.models import Item
+from project_corpus.core.records import FRESHNESS_REQUIREMENT
+from project_corpus.core.records import Item
 
 CROWDING_WEIGHT = 100
 CROWDING_FREE = 2  # results of one source before crowding applies

@@ -7,9 +7,9 @@ import re
 from collections.abc import Iterator
 from typing import NamedTuple
 
-from project_corpus.errors import ContextError
-from project_corpus.models import STATUS_PATH
-from project_corpus.models import Corpus
+from project_corpus.core.errors import ContextError
+from project_corpus.core.records import STATUS_PATH
+from project_corpus.core.records import Corpus
 from project_corpus.retrieval import glossary
 from project_corpus.retrieval import links
 from project_corpus.retrieval import prune

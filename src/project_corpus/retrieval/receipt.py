@@ -8,13 +8,13 @@ from __future__ import annotations
 import unicodedata
 from collections import Counter
 
-from project_corpus.errors import ContextError
-from project_corpus.jsonio import canonical_bytes
+from project_corpus.core.errors import ContextError
+from project_corpus.core.jsonio import canonical_bytes
+from project_corpus.core.timeparse import utc_now
 from project_corpus.retrieval.bundle_format import BUNDLE_TYPES
 from project_corpus.retrieval.bundle_format import MAX_ENVELOPE_BYTES
 from project_corpus.retrieval.bundle_format import SCHEMA_VERSION
 from project_corpus.retrieval.bundle_format import bundle_hash
-from project_corpus.timeparse import utc_now
 
 MAX_CONSUMER_CHARS = 128
 

@@ -11,6 +11,14 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from project_corpus.core.errors import ContextError
+from project_corpus.core.records import PROJECT_PATH
+from project_corpus.core.records import STATUS_PATH
+from project_corpus.core.records import SUMMARY_SEPARATOR
+from project_corpus.core.records import Corpus
+from project_corpus.core.records import Document
+from project_corpus.core.records import Source
+from project_corpus.core.records import Span
 from project_corpus.corpus.items import make_item
 from project_corpus.corpus.markdown import COMMENT_RE
 from project_corpus.corpus.markdown import FENCE_RE
@@ -18,14 +26,6 @@ from project_corpus.corpus.protocol import PROJECT_SECTIONS
 from project_corpus.corpus.protocol import STATUS_SECTIONS
 from project_corpus.corpus.protocol import TASK_SECTIONS
 from project_corpus.corpus.protocol import section_text
-from project_corpus.errors import ContextError
-from project_corpus.models import PROJECT_PATH
-from project_corpus.models import STATUS_PATH
-from project_corpus.models import SUMMARY_SEPARATOR
-from project_corpus.models import Corpus
-from project_corpus.models import Document
-from project_corpus.models import Source
-from project_corpus.models import Span
 from project_corpus.retrieval.order import Result
 
 SUMMARY_RESERVE = 8

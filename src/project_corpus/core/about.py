@@ -1,0 +1,29 @@
+"""What the project is called and where it lives: one home for its names and URLs.
+
+The distribution is `project-corpus-context` because the public package index already holds
+`project-corpus` (the upstream 2.2.0 runtime, another program with the same import and command
+names). The command stays `project-corpus` and the import `project_corpus`. Every install
+hint, the SARIF `informationUri`, the schema `$id`s, `pyproject.toml`'s `[project.urls]`
+and the docs use these values; `tests/test_packaging.py` keeps them in agreement.
+"""
+
+from __future__ import annotations
+
+__version__ = "0.2.0"
+DISTRIBUTION = "project-corpus-context"
+COMMAND = "project-corpus"
+REPOSITORY = "corpus-tools/project-corpus-context"
+HOMEPAGE = f"https://github.com/{REPOSITORY}"
+ISSUES_URL = f"{HOMEPAGE}/issues"
+DOCS_URL = f"{HOMEPAGE}/blob/main/docs"
+CHANGELOG_URL = f"{HOMEPAGE}/blob/main/CHANGELOG.md"
+SCHEMA_BASE_URL = (
+    f"https://raw.githubusercontent.com/{REPOSITORY}/main/src/project_corpus/core/schemas"
+)
+PROJECT_URLS = {
+    "Homepage": HOMEPAGE,
+    "Documentation": DOCS_URL,
+    "Issues": ISSUES_URL,
+    "Changelog": CHANGELOG_URL,
+}
+MCP_INSTALL_HINT = f"pip install '{DISTRIBUTION}[mcp]'"

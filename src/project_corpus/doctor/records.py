@@ -1,0 +1,148 @@
+"""What a check is, what it yields and what it reads (docs/doctor.md).
+
+A check is a small generator function over a `DoctorView`, wrapped by `check(...)` into a
+`Check` record. The decorator only builds the record: nothing registers itself. The one
+registry is the literal `CHECKS` tuple in `project_corpus.doctor.registry`.
+"""
+
+import inspect
+from collections.abc import Callable
+from collections.abc import Iterable
+from datetime import date
+from typing import TYPE_CHECKING
+from typing import NamedTuple
+
+from project_corpus.core.errors import ContextError
+from project_corpus.core.records import SEVERITIES
+from project_corpus.core.records import Corpus
+from project_corpus.core.records import Finding
+from project_corpus.core.records import Span
+from project_corpus.doctor._config import LintConfig
+
+if TYPE_CHECKING:
+    from project_corpus.index.schema import StoredIndex
+
+# What a check needs before it can run; a check whose need is unmet is listed in
+# `checks_skipped`. "" = the scoped snapshot only; "clock" = a maximum STATUS age is set.
+NEEDS = ("", "index", "stored", "bundle", "candidates", "clock")
+
+
+class Issue(NamedTuple):
+    """One raw finding of a check, before configuration and suppressions are applied.
+
+    `anchor` identifies the finding without its line number (the fingerprint's input);
+    `message` is one sentence for a person (derived from the check's summary when empty);
+    `extra` holds additional report keys (e.g. a candidate's JSON `pointer`); `normalised`
+    says that `anchor` is already `normalise`d (normalising is idempotent), so the report
+    does not fold it again.
+    """
+
+    code: str
+    path: str
+    line: int
+    detail: str
+    anchor: str
+    message: str = ""
+    extra: tuple[tuple[str, str | int], ...] = ()
+    normalised: bool = False
+
+
+def from_finding(finding: Finding) -> Issue:
+    """An engine `Finding` (conformance, links, policy) as a doctor `Issue`."""
+    return Issue(
+        finding.code,
+        finding.path,
+        max(1, finding.line),
+        finding.detail,
+        finding.anchor or f"{finding.code}:{finding.detail}",
+    )
+
+
+class LoadedJSON(NamedTuple):
+    """A JSON input file read confined to ROOT: portable path, parsed value, raw text."""
+
+    path: str
+    value: object
+    text: str
+
+
+class ContentScan(NamedTuple):
+    """What the duplicate and volatile checks read of one source (`content.content_scan`):
+    its counted items, the hash of each one's normalised text, and the claims holding a
+    volatile key word with their normalised texts."""
+
+    counted: list[Span]
+    hashes: list[int]
+    candidates: list[tuple[Span, str]]
+
+
+class DoctorView(NamedTuple):
+    """Everything the checks read, gathered once by `memory_doctor`."""
+
+    corpus: Corpus
+    config: LintConfig
+    index_requested: bool
+    index_rel: str  # portable path of the index file (or of cache/ when the path is unusable)
+    stored: "StoredIndex | None"  # a string: the doctor imports sqlite3 only with --index
+    index_error: ContextError | None
+    bundle: LoadedJSON | None
+    candidates: tuple[LoadedJSON, ...]
+    snapshot_issues: dict[str, tuple[Issue, ...]]  # engine findings by code
+    candidate_issues: dict[str, tuple[Issue, ...]]  # candidate problems by code
+    scans: dict[str, ContentScan]  # each source's content, by path (content.py)
+    gates: dict[str, bool]  # every registered code -> whether it is a conformance gate
+    today: date | None = None  # the UTC date STATUS_AGE compares with (injected by tests)
+
+    def has_project(self) -> bool:
+        return bool(self.corpus.project_id)
+
+
+CheckFunction = Callable[[DoctorView], Iterable[Issue]]
+
+
+class Check(NamedTuple):
+    """A registered check: stable code, kebab-case name, default severity, the function.
+
+    `gate` marks the Protocol conformance codes of docs/protocol.md: every other command refuses
+    a corpus with one of them, so configuration may not turn them off, downgrade or ignore
+    them, and inline directives do not suppress them.
+    """
+
+    code: str
+    name: str
+    severity: str
+    needs: str
+    gate: bool
+    run: CheckFunction
+
+    @property
+    def doc(self) -> str:
+        return inspect.cleandoc(self.run.__doc__ or "")
+
+    @property
+    def summary(self) -> str:
+        """The docstring's first non-blank line (the first line of `doc`)."""
+        lines = (self.run.__doc__ or "").split("\n")
+        return next((line.strip() for line in lines if line.strip()), "")
+
+    @property
+    def pascal_name(self) -> str:
+        return "".join(part.capitalize() for part in self.name.split("-"))
+
+
+def check(
+    code: str, name: str, *, severity: str, needs: str = "", gate: bool = False
+) -> Callable[[CheckFunction], Check]:
+    """Wrap a check function into a `Check` record (no registration happens here)."""
+    if severity not in SEVERITIES or needs not in NEEDS:
+        raise ValueError(f"bad check declaration for {code}")
+
+    def wrap(function: CheckFunction) -> Check:
+        return Check(code, name, severity, needs, gate, function)
+
+    return wrap
+
+
+def snapshot_issues(view: DoctorView, code: str) -> Iterable[Issue]:
+    """The engine findings of CODE (collected by `snapshot.collect(strict=False)`)."""
+    return view.snapshot_issues.get(code, ())

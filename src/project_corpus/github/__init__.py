@@ -1,0 +1,1 @@
+"""The GitHub Action (`action/action.yml`): `action` runs the steps, `views` renders them."""

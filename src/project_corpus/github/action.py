@@ -1,0 +1,261 @@
+"""The logic of the GitHub Action (`action/action.yml`):
+`python -m project_corpus.github.action STEP`.
+
+Steps, in the order action.yml runs them:
+
+- `doctor` — runs `context doctor` once (JSON) and renders every view from that one report:
+  the job summary, the exit code, the SARIF file and the `github` workflow commands;
+- `candidates` — runs `context candidate-validate` on the files matching a glob;
+- `eval` — builds the index and runs `context eval --format markdown` into the job summary;
+- `finish` — combines the recorded exit codes and writes the `exit-code` output (once);
+- `fail` — exits with the combined code, so the job fails only after every report was written.
+
+A ROOT that is not a directory is an error of every step (`CONTEXT_ROOT`, exit code 2), never
+an empty result.
+
+Like `cli.main`, this is an entry point (it writes to the terminal). The tool runs as a
+subprocess, so the action uses exactly the CLI contract a person uses. Inputs arrive as
+`INPUT_*` variables set through `env:`; results go to `$GITHUB_OUTPUT`, `$GITHUB_STEP_SUMMARY`
+and stdout. Report paths are relative to ROOT, so the action prefixes ROOT's path inside the
+workspace to make annotations, SARIF locations and links point at repository files.
+"""
+
+from __future__ import annotations
+
+import glob
+import json
+import os
+import subprocess
+import sys
+import uuid
+from collections.abc import Callable
+from collections.abc import Mapping
+from collections.abc import Sequence
+from pathlib import Path
+
+from project_corpus.core.errors import EXIT_FINDINGS
+from project_corpus.core.errors import EXIT_INTERNAL
+from project_corpus.core.errors import EXIT_OK
+from project_corpus.github.views import MAX_SECTION_BYTES
+from project_corpus.github.views import RESULT_WORDS
+from project_corpus.github.views import Completed
+from project_corpus.github.views import Context
+from project_corpus.github.views import annotation
+from project_corpus.github.views import cut_bytes
+from project_corpus.github.views import doctor_summary
+from project_corpus.github.views import error_summary
+from project_corpus.github.views import issue_table
+from project_corpus.github.views import prefix_annotations
+from project_corpus.github.views import prefix_sarif
+from project_corpus.github.views import visible_issues
+
+SUMMARY_LIMIT_BYTES = 1024 * 1024
+
+
+def run_cli(args: Sequence[str]) -> Completed:
+    """Run the project-corpus CLI with this interpreter; never raises on a non-zero exit."""
+    proc = subprocess.run(
+        [sys.executable, "-m", "project_corpus", *args],
+        capture_output=True,
+        encoding="utf-8",
+        errors="replace",
+        check=False,
+    )
+    return Completed(proc.returncode, proc.stdout, proc.stderr)
+
+
+def root_prefix(root: str, workspace: str) -> str:
+    """ROOT as a `/`-terminated portable path inside WORKSPACE ('' for the workspace itself)."""
+    rel = os.path.relpath(os.path.realpath(root), os.path.realpath(workspace or os.curdir))
+    if rel == os.curdir or rel == os.pardir or rel.startswith(os.pardir + os.sep):
+        return ""
+    return rel.replace(os.sep, "/") + "/"
+
+
+# --- output files ----------------------------------------------------------------------
+
+
+def write_output(env: Mapping[str, str], name: str, value: str) -> None:
+    """Append NAME=VALUE to $GITHUB_OUTPUT (heredoc syntax when VALUE has a newline)."""
+    path = env.get("GITHUB_OUTPUT")
+    if not path:
+        return
+    if "\n" in value or "\r" in value:
+        delimiter = f"ghadelimiter_{uuid.uuid4().hex}"
+        record = f"{name}<<{delimiter}\n{value}\n{delimiter}\n"
+    else:
+        record = f"{name}={value}\n"
+    with open(path, "a", encoding="utf-8", newline="\n") as handle:
+        handle.write(record)
+
+
+def append_summary(env: Mapping[str, str], markdown: str) -> None:
+    """Append MARKDOWN to $GITHUB_STEP_SUMMARY, never letting the file pass 1 MiB."""
+    path = env.get("GITHUB_STEP_SUMMARY")
+    if not path:
+        return
+    used = os.path.getsize(path) if os.path.exists(path) else 0
+    data = markdown.encode("utf-8")
+    room = SUMMARY_LIMIT_BYTES - 1024 - used
+    if len(data) > room:
+        data = cut_bytes(markdown, max(room, 0)).encode("utf-8")
+    with open(path, "ab") as handle:
+        handle.write(data)
+
+
+# --- steps -----------------------------------------------------------------------------
+
+
+def common_args(ctx: Context) -> list[str]:
+    args = ["--fail-on", ctx.input("fail-on", "FAIL").upper()]
+    config = ctx.input("config")
+    return [*args, "--config", config] if config else args
+
+
+def write_sarif(ctx: Context, report: Mapping[str, object], target: str) -> bool:
+    """The SARIF view of REPORT into TARGET (paths prefixed); False when it cannot be written."""
+    from project_corpus.output import render_report
+
+    log = json.loads(render_report(report, "sarif"))
+    text = json.dumps(prefix_sarif(log, ctx.prefix), ensure_ascii=False, indent=2) + "\n"
+    try:
+        Path(target).parent.mkdir(parents=True, exist_ok=True)
+        Path(target).write_text(text, encoding="utf-8")
+    except OSError as exc:
+        ctx.emit(annotation("warning", "project-corpus SARIF", f"{target}: {exc}"))
+        return False
+    return True
+
+
+def workflow_commands(ctx: Context, report: Mapping[str, object]) -> str:
+    """The `github` view of REPORT, its file properties prefixed with ROOT's path."""
+    from project_corpus.output import render_report
+
+    return prefix_annotations(render_report(report, "github"), ctx.prefix)
+
+
+def reported_error(ctx: Context, title: str, result: Completed) -> bool:
+    """True (after annotating and summarising it) when RESULT is a stable error, not a report."""
+    if result.code in (EXIT_OK, EXIT_FINDINGS):
+        return False
+    markdown, note = error_summary(title, result)
+    ctx.emit(note)
+    append_summary(ctx.env, markdown)
+    return True
+
+
+def step_doctor(ctx: Context) -> int:
+    args = ["context", "doctor", ctx.root, *common_args(ctx)]
+    result = run_cli([*args, "--format", "json"])
+    write_output(ctx.env, "doctor-exit-code", str(result.code))
+    if reported_error(ctx, "project-corpus doctor", result):
+        write_output(ctx.env, "sarif-file", "")
+        write_output(ctx.env, "findings", "0")
+        return 0
+    report = json.loads(result.out)
+    ctx.emit(workflow_commands(ctx, report))
+    target = ctx.input("sarif-file") or os.path.join(
+        ctx.env.get("RUNNER_TEMP", "."), "project-corpus.sarif"
+    )
+    write_output(ctx.env, "sarif-file", target if write_sarif(ctx, report, target) else "")
+    write_output(ctx.env, "findings", str(len(visible_issues(report))))
+    append_summary(ctx.env, doctor_summary(ctx, report, result.code))
+    return 0
+
+
+def candidate_files(root: str, pattern: str) -> list[str]:
+    """Files under ROOT matching PATTERN (relative to ROOT), as paths relative to the cwd."""
+    if not pattern:
+        return []
+    matches = glob.glob(pattern, root_dir=root, recursive=True, include_hidden=True)
+    return [os.path.join(root, m) for m in sorted(matches) if os.path.isfile(os.path.join(root, m))]
+
+
+def step_candidates(ctx: Context) -> int:
+    files = candidate_files(ctx.root, ctx.input("candidates"))
+    if not files and os.path.isdir(ctx.root):
+        write_output(ctx.env, "candidates-exit-code", "0")
+        append_summary(ctx.env, "## project-corpus candidates\n\nNo candidate files.\n\n")
+        return 0
+    args = ["context", "candidate-validate", ctx.root, *files]
+    result = run_cli([*args, "--format", "json"])
+    write_output(ctx.env, "candidates-exit-code", str(result.code))
+    if reported_error(ctx, "project-corpus candidates", result):
+        return 0
+    report = json.loads(result.out)
+    ctx.emit(workflow_commands(ctx, report))
+    issues = visible_issues(report)
+    head = (
+        f"## project-corpus candidates: {RESULT_WORDS.get(result.code, 'failed')}\n\n"
+        f"{len(files)} file(s), {len(issues)} problem(s).\n\n"
+    )
+    append_summary(ctx.env, head + (issue_table(ctx, issues) if issues else "") + "\n")
+    return 0
+
+
+def step_eval(ctx: Context) -> int:
+    dataset = ctx.input("eval-dataset")
+    if not dataset:
+        write_output(ctx.env, "eval-exit-code", "0")
+        return 0
+    result = run_cli(["context", "build", ctx.root])
+    if result.code == 0:
+        result = run_cli(
+            ["context", "eval", ctx.root, "--dataset", dataset, "--format", "markdown"]
+        )
+    write_output(ctx.env, "eval-exit-code", str(result.code))
+    if not reported_error(ctx, "project-corpus eval", result):
+        # The eval's Markdown report brings its own heading.
+        append_summary(ctx.env, cut_bytes(result.out.rstrip("\n") + "\n\n", MAX_SECTION_BYTES))
+    return 0
+
+
+def combined_exit_code(env: Mapping[str, str]) -> int:
+    """The worst of the recorded exit codes (3 internal > 2 error > 1 findings > 0)."""
+    codes = [env.get(k, "").strip() for k in ("DOCTOR_EXIT_CODE", "CANDIDATES_EXIT_CODE")]
+    codes.append(env.get("EVAL_EXIT_CODE", "").strip())
+    return max((int(c) if c.isdigit() else EXIT_INTERNAL for c in codes if c), default=EXIT_OK)
+
+
+def step_finish(ctx: Context, fail: bool) -> int:
+    code = combined_exit_code(ctx.env)
+    if not fail:
+        write_output(ctx.env, "exit-code", str(code))
+    elif code:
+        ctx.emit(annotation("error", "project-corpus", f"project-corpus {RESULT_WORDS[code]}"))
+        return code
+    return 0
+
+
+STEPS: dict[str, Callable[[Context], int]] = {
+    "doctor": step_doctor,
+    "candidates": step_candidates,
+    "eval": step_eval,
+    "finish": lambda ctx: step_finish(ctx, fail=False),
+    "fail": lambda ctx: step_finish(ctx, fail=True),
+}
+
+
+def _emit_stdout(text: str) -> None:
+    sys.stdout.write(text)
+    sys.stdout.flush()
+
+
+def main(
+    argv: Sequence[str] | None = None,
+    env: Mapping[str, str] | None = None,
+    emit: Callable[[str], None] = _emit_stdout,
+) -> int:
+    """Run one step; returns its exit code (2 for an unknown step)."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    environ = os.environ if env is None else env
+    if len(args) != 1 or args[0] not in STEPS:
+        sys.stderr.write(f"usage: python -m project_corpus.github.action {{{','.join(STEPS)}}}\n")
+        return 2
+    root = environ.get("INPUT_ROOT", "").strip() or "."
+    prefix = root_prefix(root, environ.get("GITHUB_WORKSPACE", ""))
+    return STEPS[args[0]](Context(environ, root, prefix, emit))
+
+
+if __name__ == "__main__":  # pragma: no cover
+    raise SystemExit(main())

@@ -1,0 +1,204 @@
+"""The MCP server's tools, without the SDK (`mcp_server.py` serves them).
+
+Each tool is a `ToolSpec`: title, description, its arguments (`Param`: JSON type, required,
+extra schema keywords, with the bounds the CLI checks) and the library function it runs.
+`check_arguments` checks a call's arguments exactly (the SDK does not validate them against
+the input schema): an unknown or missing key or a wrong JSON type is `MCP_ARGUMENTS`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from collections.abc import Mapping
+from typing import Any
+from typing import NamedTuple
+
+from project_corpus.candidate import validate_candidate
+from project_corpus.core.errors import ContextError
+from project_corpus.corpus.snapshot import collect
+from project_corpus.doctor import memory_doctor
+from project_corpus.retrieval.bundle import DEFAULT_TOKENS
+from project_corpus.retrieval.bundle import MAX_TOKENS
+from project_corpus.retrieval.bundle import MIN_TOKENS
+from project_corpus.retrieval.bundle import check_budget
+from project_corpus.retrieval.bundle import compile_bundle
+from project_corpus.retrieval.rank import DEFAULT_LIMIT
+from project_corpus.retrieval.rank import MAX_LIMIT
+from project_corpus.retrieval.rank import check_limit
+from project_corpus.retrieval.rank import check_query
+from project_corpus.retrieval.rank import query_index
+
+
+class Param(NamedTuple):
+    """One tool argument: its JSON type, whether it is required, extra schema keywords."""
+
+    kind: str  # "string" | "integer" | "object"
+    required: bool
+    schema: Mapping[str, object]
+
+
+Runner = Callable[[str, Mapping[str, Any]], Mapping[str, object]]
+
+
+class ToolSpec(NamedTuple):
+    title: str
+    description: str
+    params: Mapping[str, Param]
+    run: Runner
+
+
+# --- the tools -----------------------------------------------------------------------------
+
+
+def _query(root: str, args: Mapping[str, Any]) -> Mapping[str, object]:
+    limit = check_limit(args.get("limit", DEFAULT_LIMIT))
+    check_query(args["query"])
+    return query_index(collect(root), args["query"], limit)
+
+
+def _bundle(root: str, args: Mapping[str, Any]) -> Mapping[str, object]:
+    budget = check_budget(args.get("max_tokens", DEFAULT_TOKENS))
+    check_query(args["query"])
+    return compile_bundle(collect(root), args["query"], budget)
+
+
+def _doctor(root: str, args: Mapping[str, Any]) -> Mapping[str, object]:
+    return memory_doctor(root)
+
+
+def _candidate(root: str, args: Mapping[str, Any]) -> Mapping[str, object]:
+    return validate_candidate(collect(root), args["candidate"])
+
+
+_QUERY = Param("string", True, {"minLength": 1, "description": "What to look for."})
+
+TOOLS: dict[str, ToolSpec] = {
+    "corpus.context_query": ToolSpec(
+        "Query the project corpus",
+        "Ranked, de-duplicated pointers (path, lines, section, authority, temporal status) into "
+        "the project's current scoped sources for a query; the same JSON as `project-corpus "
+        "context query`. Non-authoritative: read the primary source before relying on it.",
+        {
+            "query": _QUERY,
+            "limit": Param(
+                "integer",
+                False,
+                {
+                    "minimum": 1,
+                    "maximum": MAX_LIMIT,
+                    "default": DEFAULT_LIMIT,
+                    "description": "Maximum results.",
+                },
+            ),
+        },
+        _query,
+    ),
+    "corpus.context_bundle": ToolSpec(
+        "Compile a context bundle",
+        "A token-budgeted, hash-stamped Context Bundle v1 for a query: bounded summaries of "
+        "PROJECT, STATUS and the active task, then ranked excerpts; the same JSON as "
+        "`project-corpus context bundle`. `mandatory_reads` lists the files to read in full.",
+        {
+            "query": _QUERY,
+            "max_tokens": Param(
+                "integer",
+                False,
+                {
+                    "minimum": MIN_TOKENS,
+                    "maximum": MAX_TOKENS,
+                    "default": DEFAULT_TOKENS,
+                    "description": "Excerpt token budget.",
+                },
+            ),
+        },
+        _bundle,
+    ),
+    "corpus.context_doctor": ToolSpec(
+        "Lint the project corpus",
+        "Memory Doctor over the current sources (no index): protocol conformance, links, "
+        "supersession, freshness and shape findings with stable codes; the same JSON report as "
+        "`project-corpus context doctor ROOT`. `ok` is false when a FAIL finding exists.",
+        {},
+        _doctor,
+    ),
+    "corpus.candidate_validate": ToolSpec(
+        "Validate a memory candidate",
+        "Check a proposed Candidate v1 object against the current sources (schema, project, "
+        "evidence hashes and lines). Nothing is written or promoted: promotion stays an "
+        "explicit owner action. An invalid candidate is an error result with its CANDIDATE_* code.",
+        {"candidate": Param("object", True, {"description": "A Candidate v1 object."})},
+        _candidate,
+    ),
+}
+
+
+# Tool names: the protocol's dotted names, or the portable ones the model APIs behind the
+# common clients accept (`^[a-zA-Z0-9_-]{1,64}$`): the dots become underscores.
+TOOL_NAMINGS = ("portable", "protocol")
+
+
+def tool_names(naming: str) -> dict[str, str]:
+    """Listed name -> protocol name, for NAMING `portable` (default) or `protocol`."""
+    if naming == "protocol":
+        return {name: name for name in TOOLS}
+    return {name.replace(".", "_"): name for name in TOOLS}
+
+
+def input_schema(params: Mapping[str, Param]) -> dict[str, Any]:
+    """The strict JSON Schema of a tool's arguments."""
+    return {
+        "type": "object",
+        "properties": {key: {"type": p.kind, **p.schema} for key, p in params.items()},
+        "required": [key for key, p in params.items() if p.required],
+        "additionalProperties": False,
+    }
+
+
+# --- arguments -----------------------------------------------------------------------------
+
+_KINDS: dict[str, Callable[[object], bool]] = {
+    "string": lambda value: isinstance(value, str),
+    "integer": lambda value: isinstance(value, int) and not isinstance(value, bool),
+    "object": lambda value: isinstance(value, dict),
+}
+_JSON_TYPES = (
+    (bool, "boolean"),
+    (int, "integer"),
+    (float, "number"),
+    (str, "string"),
+    (list, "array"),
+    (dict, "object"),
+)
+
+
+def json_type(value: object) -> str:
+    """The JSON type name of a decoded value (bool before int: JSON has no 1 == true)."""
+    return next((name for kind, name in _JSON_TYPES if isinstance(value, kind)), "null")
+
+
+def _names(keys: list[str]) -> str:
+    shown = ", ".join(repr(key[:64]) for key in keys[:5])
+    return shown + (f" (+{len(keys) - 5} more)" if len(keys) > 5 else "")
+
+
+def check_arguments(
+    tool: str, params: Mapping[str, Param], arguments: Mapping[str, Any] | None
+) -> dict[str, Any]:
+    """Exact keys and JSON types, or MCP_ARGUMENTS naming the first problem."""
+    args = dict(arguments or {})
+    allowed = ", ".join(params) or "none"
+    unknown = sorted(set(args) - set(params))
+    if unknown:
+        raise ContextError(
+            "MCP_ARGUMENTS", f"{tool}: unknown argument {_names(unknown)}; allowed: {allowed}"
+        )
+    missing = [key for key, p in params.items() if p.required and key not in args]
+    if missing:
+        raise ContextError("MCP_ARGUMENTS", f"{tool}: missing argument {_names(missing)}")
+    for key, value in args.items():
+        if not _KINDS[params[key].kind](value):
+            raise ContextError(
+                "MCP_ARGUMENTS",
+                f"{tool}: `{key}` must be of type {params[key].kind}, got {json_type(value)}",
+            )
+    return args

@@ -1,0 +1,1 @@
+"""`init` and `new`: conformant corpora and artifacts from the shipped templates."""

@@ -1,0 +1,177 @@
+"""`init` and `new`: a conformant corpus from nothing, one Task or Report at a time.
+
+These are the only writers besides `build`, and they only create: every target is opened
+with exclusive, no-follow creation (`O_CREAT | O_EXCL | O_NOFOLLOW`) through directory
+descriptors that never follow a link, and every target is checked before the first byte is
+written, so an existing file or a link in the way is `INIT_EXISTS` and nothing is written.
+Templates ship in `project_corpus/scaffold/templates/{en,ru}` (docs/getting-started.md).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import datetime
+import os
+import re
+import stat
+from importlib import resources
+from pathlib import Path
+from string import Template
+
+from project_corpus.core.errors import ContextError
+from project_corpus.core.records import PROJECT_PATH
+from project_corpus.core.records import STATUS_PATH
+from project_corpus.corpus.policy import ID_RE
+from project_corpus.corpus.policy import POLICY_PATH
+
+LANGUAGES = ("en", "ru")
+KINDS = {"task": ".project-corpus/tasks", "report": ".project-corpus/reports"}
+KEEP = ".gitkeep"
+INIT_FILES = (
+    ("AGENTS.md", "AGENTS.md"),
+    (POLICY_PATH, "policy.toml"),
+    (PROJECT_PATH, "PROJECT.md"),
+    (STATUS_PATH, "STATUS.md"),
+    (f"{KINDS['task']}/{KEEP}", None),
+    (f"{KINDS['report']}/{KEEP}", None),
+    (f".project-corpus/history/{KEEP}", None),
+    (".project-corpus/cache/.gitignore", None),
+)
+_FLAGS = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | getattr(os, "O_CLOEXEC", 0)
+_DIR_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | getattr(os, "O_CLOEXEC", 0)
+
+
+def init_corpus(
+    root: str | os.PathLike[str],
+    *,
+    project_id: str | None = None,
+    name: str | None = None,
+    lang: str = "en",
+) -> list[str]:
+    """Write a new, doctor-clean corpus under ROOT; returns the portable paths written."""
+    root_path = Path(root).absolute()
+    pid = project_id if project_id is not None else default_project_id(root_path)
+    _check_id("--project-id", pid)
+    values = {"project_id": pid, "name": (name or root_path.name or pid).strip(), **_times()}
+    files = {rel: _render(lang, tpl, values) if tpl else _plain(rel) for rel, tpl in INIT_FILES}
+    return write_new(root_path, files)
+
+
+def new_artifact(
+    root: str | os.PathLike[str],
+    kind: str,
+    artifact_id: str,
+    *,
+    task_id: str | None = None,
+    lang: str = "en",
+) -> str:
+    """Write `tasks/ID.md` or `reports/ID.md` with every required key and section."""
+    from project_corpus.corpus.snapshot import collect
+
+    if kind not in KINDS:
+        raise ContextError("USAGE_ERROR", f"KIND must be task or report, not {kind!r}")
+    _check_id(f"{kind} ID", artifact_id)
+    if task_id is not None:
+        _check_id("--task", task_id)
+    corpus = collect(root, strict=False)
+    if not corpus.project_id:
+        raise ContextError(
+            "CONTEXT_PROJECT_ID",
+            f"{PROJECT_PATH} has no valid Project-ID to write into the new {kind}",
+            hint="run `project-corpus context doctor ROOT` and fix PROJECT.md first",
+        )
+    values = {
+        "project_id": corpus.project_id,
+        f"{kind}_id": artifact_id,
+        "task_line": f"Task-ID: {task_id}\n" if task_id else "",
+        **_times(),
+    }
+    rel = f"{KINDS[kind]}/{artifact_id}.md"
+    write_new(Path(corpus.root), {rel: _render(lang, f"{kind}.md", values)})
+    return rel
+
+
+def default_project_id(root: Path) -> str:
+    """The folder name as an ID (lower case, other characters as `-`), else a usage error."""
+    candidate = re.sub(r"[^a-z0-9._-]+", "-", root.name.lower()).strip("-._")
+    if not ID_RE.match(candidate):
+        raise ContextError(
+            "USAGE_ERROR",
+            f"the folder name {root.name!r} is not a usable project ID",
+            hint="pass --project-id ID (3-64 characters: a-z, 0-9, '.', '_', '-')",
+        )
+    return candidate
+
+
+def _check_id(label: str, value: str) -> None:
+    if not ID_RE.match(value):
+        raise ContextError(
+            "USAGE_ERROR",
+            f"{label} {value!r} is not a valid ID",
+            hint="an ID has 3-64 characters a-z 0-9 . _ - and starts with a letter or digit",
+        )
+
+
+def _times() -> dict[str, str]:
+    now = datetime.datetime.now(datetime.UTC).replace(microsecond=0)
+    return {"now": now.strftime("%Y-%m-%dT%H:%M:%SZ"), "today": now.date().isoformat()}
+
+
+def _render(lang: str, template: str, values: dict[str, str]) -> str:
+    if lang not in LANGUAGES:
+        raise ContextError("USAGE_ERROR", f"--lang must be one of {', '.join(LANGUAGES)}")
+    folder = resources.files("project_corpus.scaffold.templates").joinpath(lang)
+    return Template(folder.joinpath(template).read_text(encoding="utf-8")).substitute(values)
+
+
+def _plain(rel: str) -> str:
+    return "*\n" if rel.endswith("/.gitignore") else ""
+
+
+def write_new(root: Path, files: dict[str, str]) -> list[str]:
+    """Create every file of FILES under ROOT, or none: refuses when any path is taken."""
+    taken = sorted(rel for rel in files if _taken(root, rel))
+    if taken:
+        raise ContextError(
+            "INIT_EXISTS",
+            f"{', '.join(taken)}: already exists; nothing was written",
+            hint="init and new only create files: move those away, or pick another ROOT or ID",
+        )
+    root.mkdir(parents=True, exist_ok=True)
+    for rel, text in files.items():
+        _create(root, rel, text.encode("utf-8"))
+    return sorted(files)
+
+
+def _taken(root: Path, rel: str) -> bool:
+    """True when REL, or a folder on the way to it, exists as anything but a real folder."""
+    path = root
+    parts = rel.split("/")
+    for index, part in enumerate(parts):
+        path = path / part
+        try:
+            mode = os.lstat(path).st_mode
+        except FileNotFoundError:
+            return False
+        if index == len(parts) - 1 or not stat.S_ISDIR(mode):
+            return True
+    return False
+
+
+def _create(root: Path, rel: str, data: bytes) -> None:
+    *folders, name = rel.split("/")
+    fd = os.open(root, _DIR_FLAGS)
+    try:
+        for folder in folders:
+            with contextlib.suppress(FileExistsError):
+                os.mkdir(folder, 0o777, dir_fd=fd)
+            child = os.open(folder, _DIR_FLAGS, dir_fd=fd)
+            os.close(fd)
+            fd = child
+        out = os.open(name, _FLAGS, 0o666, dir_fd=fd)
+        with os.fdopen(out, "wb") as handle:
+            handle.write(data)
+    except OSError as exc:
+        raise ContextError("INIT_EXISTS", f"{rel}: {exc.strerror}; stopped writing") from None
+    finally:
+        os.close(fd)

@@ -1,0 +1,142 @@
+"""The shape of the package (docs/architecture.md, STYLE.md): every file in a room, imports that
+only point down, no cycle, small functions and modules.
+
+Imports are read from the source with `ast`, counting imports inside functions and under
+`TYPE_CHECKING` (a lazy import that points up is a cycle in disguise).
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+from pathlib import Path
+
+SRC = Path(__file__).resolve().parent.parent / "src" / "project_corpus"
+PACKAGE = "project_corpus"
+# The stages from the bottom up (docs/architecture.md): a module may import its own stage and
+# the stages below it, never one above.
+LAYERS = (
+    ("core",),
+    ("corpus",),
+    ("index", "candidate", "scaffold", "retrieval"),
+    ("doctor",),
+    ("output", "evaluate"),
+    ("mcp_server", "github"),
+    ("cli",),
+    ("__main__", "__init__"),
+)
+RANK = {name: rank for rank, names in enumerate(LAYERS) for name in names}
+MAX_TOP_LEVEL = 12
+MAX_FUNCTION_LINES = 40
+MAX_MODULE_LINES = 400
+
+
+def module_name(path: Path) -> str:
+    parts = path.relative_to(SRC).with_suffix("").parts
+    if parts[-1] == "__init__":
+        parts = parts[:-1]
+    return ".".join((PACKAGE, *parts))
+
+
+MODULES = {module_name(p): p for p in sorted(SRC.rglob("*.py"))}
+
+
+def imports_of(name: str) -> Iterator[str]:
+    """Every module of the package that NAME imports (the longest existing prefix)."""
+    path = MODULES[name]
+    is_package = path.name == "__init__.py"
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        targets: list[str] = []
+        if isinstance(node, ast.Import):
+            targets = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = name.split(".") if is_package else name.split(".")[:-1]
+            if node.level:
+                base = base[: len(base) - node.level + 1]
+                module = ".".join([*base, *([node.module] if node.module else [])])
+            else:
+                module = node.module or ""
+            targets = [module, *(f"{module}.{alias.name}" for alias in node.names)]
+        for target in targets:
+            while target and target not in MODULES:
+                target = target.rpartition(".")[0]
+            if target and target != name:
+                yield target
+
+
+def stage(name: str) -> str:
+    parts = name.split(".")
+    return parts[1] if len(parts) > 1 else "__init__"
+
+
+def test_at_most_twelve_top_level_entries() -> None:
+    entries = [
+        p.name
+        for p in SRC.iterdir()
+        if (p.suffix == ".py" and p.name not in {"__init__.py", "__main__.py"})
+        or (p.is_dir() and (p / "__init__.py").exists())
+    ]
+    assert len(entries) <= MAX_TOP_LEVEL, sorted(entries)
+    assert {Path(e).stem for e in entries} == set(RANK) - {"__main__", "__init__"}
+
+
+def test_imports_only_point_down_the_stages() -> None:
+    upward = [
+        f"{name} -> {target}"
+        for name in MODULES
+        for target in imports_of(name)
+        if RANK[stage(target)] > RANK[stage(name)]
+    ]
+    assert upward == []
+
+
+def test_no_module_imports_the_package_root() -> None:
+    rooted = [name for name in MODULES for target in imports_of(name) if target == PACKAGE]
+    assert rooted == []
+
+
+def test_no_module_imports_another_packages_private_module() -> None:
+    private = [
+        f"{name} -> {target}"
+        for name in MODULES
+        for target in imports_of(name)
+        if target.rpartition(".")[2].startswith("_")
+        and not (name + ".").startswith(target.rpartition(".")[0] + ".")
+    ]
+    assert private == []
+
+
+def test_no_import_cycle() -> None:
+    edges = {name: set(imports_of(name)) - {PACKAGE} for name in MODULES}
+    # A package's __init__ re-exports its children: an edge to a parent package is not a cycle.
+    edges = {n: {t for t in ts if not n.startswith(t + ".")} for n, ts in edges.items()}
+    state: dict[str, int] = {}
+    cycles: list[str] = []
+
+    def visit(node: str, trail: list[str]) -> None:
+        state[node] = 1
+        for target in sorted(edges[node]):
+            if state.get(target) == 1:
+                cycles.append(" -> ".join([*trail[trail.index(target) :], target]))
+            elif target not in state:
+                visit(target, [*trail, target])
+        state[node] = 2
+
+    for name in sorted(edges):
+        if name not in state:
+            visit(name, [name])
+    assert cycles == []
+
+
+def test_functions_and_modules_stay_small() -> None:
+    too_long = []
+    for name, path in MODULES.items():
+        text = path.read_text(encoding="utf-8")
+        if text.count("\n") > MAX_MODULE_LINES:
+            too_long.append(f"{name}: {text.count(chr(10))} lines")
+        for node in ast.walk(ast.parse(text)):
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+                length = (node.end_lineno or node.lineno) - node.lineno + 1
+                if length > MAX_FUNCTION_LINES:
+                    too_long.append(f"{name}.{node.name}: {length} lines")
+    assert too_long == []
