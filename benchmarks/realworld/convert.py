@@ -401,6 +401,8 @@ def load_manifest(name: str) -> dict[str, Any]:
     _require(isinstance(manifest.get("held_out"), bool), name, "held_out must be true or false")
     src = manifest.get("source", {})
     _require(bool(SHA_RE.match(src.get("commit", ""))), name, "source.commit must be 40 hex")
+    commits = src.get("commits", {})
+    _require(all(SHA_RE.match(str(c)) for c in commits.values()), name, "bad source.commits")
     _require(_license_ok(src.get("license", "")), name, "source.license is not permissive")
     _require(
         (CORPORA / name / "source" / src.get("license_file", "?")).is_file(),
@@ -432,19 +434,22 @@ def _agents_md(manifest: dict[str, Any]) -> str:
 
 def _source_md(manifest: dict[str, Any], files: list[str]) -> str:
     src = manifest["source"]
+    commits = src.get("commits", {})
+    license_commit = commits.get(src["license_file"], src["commit"])
     lines = [
         f"# Source of {manifest['name']}",
         "",
         f"- Repository: https://github.com/{src['repo']}",
         f"- Commit: {src['commit']}",
-        f"- Licence: {src['license']} (text in LICENSE beside this file)",
+        f"- Licence: {src['license']} (text in LICENSE beside this file, the repository's "
+        f"`{src['license_file']}` at commit {license_commit})",
         f"- Kind: {manifest['kind']}; language: {manifest['language']}; "
         f"held out: {'yes' if manifest['held_out'] else 'no'}",
         "",
-        "Source paths (repository-relative):",
+        "Source paths (repository-relative), each with the commit it was read at:",
         "",
     ]
-    lines += [f"- `{rel}`" for rel in files]
+    lines += [f"- `{rel}` (commit {commits.get(rel, src['commit'])})" for rel in files]
     lines += ["", "Converted by benchmarks/realworld/convert.py; sentences verbatim.", ""]
     return "\n".join(lines)
 
@@ -470,7 +475,11 @@ def build(name: str) -> dict[str, str]:
         if not any(path.startswith(f"{CORPUS_DIR}/{folder}/") for path in files):
             files[f"{CORPUS_DIR}/{folder}/.gitkeep"] = ""
     license_rel = manifest["source"]["license_file"]
+    source.lines(license_rel)
     used = sorted(set(source.cache) - {license_rel})
+    unread = set(manifest["source"].get("commits", {})) - set(source.cache)
+    if unread:
+        raise ConvertError(f"{name}: source.commits names files no document uses: {sorted(unread)}")
     files["AGENTS.md"] = _agents_md(manifest)
     files[f"{CORPUS_DIR}/policy.toml"] = POLICY.format(project_id=manifest["project_id"])
     files[f"{CORPUS_DIR}/.gitignore"] = GITIGNORE
