@@ -159,6 +159,21 @@ def _line_range(spec: str, total: int, where: str) -> tuple[int, int]:
     return first, last
 
 
+def _line_ranges(spec: str, lines: list[str], where: str) -> list[str]:
+    """Lines of 'A-B' or several ranges 'A-B, C-D' (ascending, joined by one blank line)."""
+    chosen: list[str] = []
+    previous = 0
+    for part in spec.split(","):
+        first, last = _line_range(part, len(lines), where)
+        if first <= previous:
+            raise ConvertError(f"{where}: ranges in {spec!r} must ascend without overlap")
+        if chosen:
+            chosen.append("")
+        chosen.extend(_trim(lines[first - 1 : last]))
+        previous = last
+    return chosen
+
+
 def _heading_levels(lines: list[str]) -> list[int]:
     """Heading level of each line (0 for none), fenced code excluded."""
     levels: list[int] = []
@@ -197,8 +212,7 @@ def excerpt(source: Source, spec: dict[str, Any], where: str) -> tuple[str, list
     if "heading" in spec:
         chosen = _heading_section(lines, str(spec["heading"]), f"{where} ({rel})")
     elif "lines" in spec:
-        first, last = _line_range(str(spec["lines"]), len(lines), f"{where} ({rel})")
-        chosen = lines[first - 1 : last]
+        chosen = _line_ranges(str(spec["lines"]), lines, f"{where} ({rel})")
     else:
         chosen = lines
     chosen = _trim(chosen)
