@@ -38,6 +38,7 @@ from project_corpus.output import escape
 from project_corpus.output import sarif
 from project_corpus.retrieval import rank
 from project_corpus.retrieval import text
+from project_corpus.retrieval import vocabulary
 
 PACKAGE = Path(__file__).resolve().parent.parent / "src" / "project_corpus"
 Make = Callable[[int], str]
@@ -275,7 +276,25 @@ PATTERNS: dict[str, list[tuple[Run, tuple[Make, ...]]]] = {
             attacks(repeat("ab"), repeat("xab"), repeat("_ab")),
         )
     ],
-    "retrieval.text.TOKEN_RE": [(run_of(text.TOKEN_RE), attacks(repeat("a_")))],
+    "retrieval.text.TOKEN_RE": [
+        (run_of(text.TOKEN_RE), attacks(repeat("a_"), repeat("1."), repeat("a.1")))
+    ],
+    "retrieval.text._VERSION_V_RE": [
+        (run_of(text._VERSION_V_RE), attacks(repeat("v1"), repeat("v1."), repeat("vv")))
+    ],
+    **{
+        f"retrieval.vocabulary.{name}": [
+            (run_of(getattr(vocabulary, name)), attacks(repeat("why so "), repeat("how to ")))
+        ]
+        for name in (
+            "WHY_ASKS_RE",
+            "WHY_ANSWERS_RE",
+            "HOW_ASKS_RE",
+            "HOW_ANSWERS_RE",
+            "CHANGE_ASKS_RE",
+            "CHANGE_ANSWERS_RE",
+        )
+    },
     "retrieval.text.CYRILLIC_RE": [(run_of(text.CYRILLIC_RE), attacks(repeat("я")))],
     "retrieval.text.LATIN_RE": [(run_of(text.LATIN_RE), attacks())],
     "scaffold.create.default_project_id()": [

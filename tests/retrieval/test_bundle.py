@@ -150,7 +150,9 @@ def assert_bundle_invariants(bundle: Bundle, max_tokens: int, mandatory: int = 3
     reads = bundle["mandatory_reads"]
     assert isinstance(reads, list)
     assert [r["source_path"] for r in reads] == [i["source_path"] for i in items[:mandatory]]
-    most = split_budget(max_tokens, max_tokens, mandatory == 3)  # STATUS at its largest share
+    # each summary at its largest share: STATUS with the longest lead, the others with none
+    most = split_budget(max_tokens, 0, mandatory == 3)
+    most["status"] = split_budget(max_tokens, max_tokens, mandatory == 3)["status"]
     kinds = ["project", "status", "task"][:mandatory]
     sizes = [len(str(i["text"]).encode()) for i in items[:mandatory]]
     assert all(size <= most[kind] * 4 for size, kind in zip(sizes, kinds, strict=True))

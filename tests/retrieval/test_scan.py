@@ -4,8 +4,6 @@ row) were folded and scanned alone."""
 
 from __future__ import annotations
 
-import re
-
 import pytest
 from hypothesis import given
 from hypothesis import settings
@@ -18,6 +16,7 @@ from project_corpus.corpus.markdown import parse_document
 from project_corpus.corpus.skeleton import rebuild
 from project_corpus.corpus.skeleton import skeleton_of
 from project_corpus.retrieval import text as textmod
+from project_corpus.retrieval.lists import list_contexts
 from project_corpus.retrieval.scan import TextScan
 from tests.conftest import REPO
 from tests.corpus.test_markdown_oracle import LINES
@@ -64,16 +63,23 @@ def _source(number: int, doc: Document) -> Source:
 
 
 def naive(items: LazyItems, prefix: str) -> dict[str, set[int]]:
-    """Each item's text, section path and title folded and scanned on their own."""
-    escaped = re.escape(prefix)
-    pattern = re.compile(rf"{escaped}(?<![^\W_]{escaped})[^\W_]*")
+    """Each item's text, section path, title and list context (its parent bullet or list label)
+    folded and scanned on their own, cut into tokens by `text.TOKEN_RE`."""
     found: dict[str, set[int]] = {}
+    contexts = {
+        items.bases[number] + at: context
+        for number, source in enumerate(items.sources)
+        for at, context in list_contexts(source.doc)
+    }
     for index in range(len(items)):
         source, _ = items.locate(index)
         span = items.span(index)
         title = next((h.title for h in source.doc.headings if h.level == 1), "")
-        part = textmod.fold(f"{span.text}\n{span.section}\n{title}\n{_header(items, index)}")
-        for word in pattern.findall(part):
+        context = contexts.get(index, "")
+        text = f"{span.text}\n{span.section}\n{title}\n{_header(items, index)}\n{context}"
+        part = textmod.fold(text)
+        words = [w for w in textmod.TOKEN_RE.findall(part) if w.startswith(prefix)]
+        for word in words:
             found.setdefault(textmod.stem(word), set()).add(index)
     return found
 

@@ -107,7 +107,10 @@ class Analysis:
             fact = self._answerable[index] = self._answer_fact(index)
         if isinstance(fact, bool):
             return fact
-        return any(not forms[t].isdisjoint(fact) for t in hits)
+        # A metadata line answers a question that names its key: both words of a two-word
+        # key ("Protocol-Version" for "which protocol version", not for "version 1.1.0").
+        named = {stem for stem in fact if any(stem in forms[t] for t in hits)}
+        return bool(named) and len(named) >= min(2, len(fact))
 
     def _answer_fact(self, index: int) -> bool | frozenset[str]:
         """Whether item INDEX can be a result, when no query changes it; else (a metadata line
@@ -122,7 +125,7 @@ class Analysis:
             own = PROJECT_NAMING if item.source_path == PROJECT_PATH else ()
             if key in own or key in SELF_NAMING.get(item.source_type, ()):
                 return True
-            return frozenset(textmod.stems(key))
+            return frozenset(textmod.stems(key)) - textmod.STOPWORDS
         return textmod.TOKEN_RE.search(item.text) is not None
 
     def heading_has_content(self, index: int) -> bool:

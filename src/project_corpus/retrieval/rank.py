@@ -14,6 +14,7 @@ from project_corpus.retrieval import glossary
 from project_corpus.retrieval import links
 from project_corpus.retrieval import prune
 from project_corpus.retrieval import text as textmod
+from project_corpus.retrieval import vocabulary
 from project_corpus.retrieval.analysis import Analysis
 from project_corpus.retrieval.analysis import analyse
 from project_corpus.retrieval.order import Result
@@ -113,7 +114,10 @@ def candidates(corpus: Corpus, query: str, analysis: Analysis | None = None) -> 
     query_seq = check_query(query)
     terms = frozenset(query_seq)
     analysis = analysis_of(corpus, analysis)
-    forms = {t: glossary.variants(t) | textmod.negation_forms(t) for t in terms}
+    forms = {
+        t: glossary.variants(t) | textmod.negation_forms(t) | vocabulary.equivalent_forms(t)
+        for t in terms
+    }
     found = analysis.hits(set().union(*forms.values()))
     matched = _matched_terms(found, forms)
     weights = {t: idf(analysis.n_items, sum(1 for h in matched.values() if t in h)) for t in terms}
@@ -125,6 +129,7 @@ def candidates(corpus: Corpus, query: str, analysis: Analysis | None = None) -> 
         textmod.has_historical_intent(terms),
         glossary.addressed(set(terms)),
         {},
+        vocabulary.query_intents(query),
     )
     return Candidates(ctx, analysis, matched, found, forms)
 
@@ -237,7 +242,8 @@ def _result(
 ) -> tuple[Result, int]:
     item = analysis.items[index]
     roles = analysis.section_roles(item.section)
-    score, reasons = score_item(ctx, item, hits, translated, roles, analysis.recency)
+    context = analysis.scan.list_context.get(index, "")
+    score, reasons = score_item(ctx, item, hits, translated, roles, analysis.recency, context)
     return Result(item, score, reasons), index
 
 

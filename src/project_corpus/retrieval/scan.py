@@ -25,6 +25,7 @@ from project_corpus.corpus.items import LazyItems
 from project_corpus.corpus.markdown import MAX_ITEM_CHARS
 from project_corpus.corpus.skeleton import section_path_map
 from project_corpus.corpus.skeleton import span_columns
+from project_corpus.retrieval import lists
 from project_corpus.retrieval import tables
 from project_corpus.retrieval import text as textmod
 
@@ -50,6 +51,9 @@ class TextScan:
             _context(doc, number, parts, self.contexts)
         self.rows: dict[int, range] = {}  # context number: the data rows of a table header
         self.table_heads = self._table_headers(docs, parts)
+        # {item index: its parent bullet's or list label's text}, also read as its context
+        self.list_context: dict[int, str] = {}
+        self._list_contexts(docs, parts)
         self.context, self.context_starts = textmod.fold_joined(parts)
 
     def section_paths(self, number: int) -> dict[int, str]:
@@ -72,13 +76,28 @@ class TextScan:
                 heads.add(base + table.head)
         return heads
 
+    def _list_contexts(self, docs: list[Document], parts: list[str]) -> None:
+        """Append each list item's parent bullet or list label to PARTS as its context
+        (docs/retrieval.md, "List context")."""
+        for number, doc in enumerate(docs):
+            base = self.items.bases[number]
+            for at, context in lists.list_contexts(doc):
+                self.rows[len(parts)] = range(base + at, base + at + 1)
+                self.list_context[base + at] = context
+                parts.append(context)
+                self.contexts.append((number, -2))
+
     def stems(self, prefix: str) -> dict[str, list[int]]:
         """{stem: the items holding a word with that stem} for the words starting with PREFIX
         (an item may be listed more than once)."""
         escaped = re.escape(prefix)
         # Literal-led, so the regex engine skips ahead to each occurrence; the lookbehind
         # after the literal keeps word starts only.
-        pattern = re.compile(rf"{escaped}(?<![^\W_]{escaped})[^\W_]*")
+        # A token as `text.TOKEN_RE` cuts it: not inside a version ("2" of "1.2.0"), and a
+        # version whole.
+        pattern = re.compile(
+            rf"{escaped}(?<![^\W_]{escaped})(?<![0-9]\.{escaped})[^\W_]*(?:\.[0-9]+)*"
+        )
         found: dict[str, list[int]] = {}
         long = self._blob_words(pattern, found)
         for index in sorted(long):  # its text may be cut: scanned in its own text

@@ -19,6 +19,7 @@ from project_corpus.core.records import STATUS_PATH
 from project_corpus.core.records import Item
 from project_corpus.core.records import Source
 from project_corpus.retrieval import text as textmod
+from project_corpus.retrieval import vocabulary
 
 LEXICAL_WEIGHT = 1000
 # The lexical share blends the query's IDF weight of the hit terms (rare words count more)
@@ -29,6 +30,9 @@ LEXICAL_COUNT_WEIGHT = LEXICAL_WEIGHT - LEXICAL_IDF_WEIGHT
 PHRASE_WEIGHT = 50
 ROLE_WEIGHT = 500
 SECTION_WEIGHT = 3
+# An item written to answer the kind of question asked (why: a rationale; how: steps; what
+# changed: a changelog line): docs/retrieval.md, "Question intent".
+INTENT_WEIGHT = 150
 RECENCY_WEIGHT = 10
 AUTHORITY_WEIGHT = {
     "CANONICAL": 80,
@@ -68,6 +72,7 @@ class Query(NamedTuple):
     roles: dict[str, frozenset[str]]  # addressed concept -> its terms in the query
     # (terms, weight) -> share: thousands of items hit the same few term sets
     shares: dict[tuple[frozenset[str], int], int]
+    intents: frozenset[str] = frozenset()  # `vocabulary.query_intents` of the question
 
 
 def idf(n_items: int, df: int) -> float:
@@ -133,8 +138,10 @@ def _translation_reasons(translated: frozenset[str]) -> list[str]:
     """`glossary_terms:` for the terms hit through a glossary translation, `negation_terms:`
     for those hit through another word of their negation class."""
     negated = frozenset(t for t in translated if textmod.negation_forms(t))
-    glossed = translated - negated
+    equivalent = frozenset(t for t in translated - negated if vocabulary.equivalent_forms(t))
+    glossed = translated - negated - equivalent
     reasons = [f"glossary_terms:{_joined(glossed)}"] if glossed else []
+    reasons += [f"equivalent_terms:{_joined(equivalent)}"] if equivalent else []
     return reasons + ([f"negation_terms:{_joined(negated)}"] if negated else [])
 
 
@@ -162,8 +169,10 @@ def score_item(
     translated: frozenset[str],
     section_roles: frozenset[str],
     recency: dict[str, int],
+    context: str = "",
 ) -> tuple[int, tuple[str, ...]]:
-    """(score, selection reasons) of ITEM, which holds the query terms HITS."""
+    """(score, selection reasons) of ITEM, which holds the query terms HITS; CONTEXT is its
+    parent bullet's or list label's text (`lists`)."""
     score, reasons = _evidence(query, item, hits, translated)
     if query.historical and item.temporal_status in HISTORICAL_INTENT_WEIGHT:
         score += HISTORICAL_INTENT_WEIGHT[item.temporal_status]
@@ -177,6 +186,10 @@ def score_item(
     role, role_reasons = _role(query, item, section_roles)
     score += role
     reasons += role_reasons
+    answered = vocabulary.item_answers(query.intents, item.section, f"{context}\n{item.text}")
+    if answered:
+        score += INTENT_WEIGHT
+        reasons.append(f"question_intent:{_joined(answered)}")
     if item.timestamp and item.authority_class != "CANONICAL":  # canonical: current by rule
         score += recency[item.timestamp]
         reasons.append("explicit_timestamp")
@@ -200,4 +213,4 @@ def prior_bound(query: Query, source: Source, recency: dict[str, int]) -> int:
         score += HISTORICAL_INTENT_WEIGHT.get(source.temporal_status, 0)
     if source.timestamp and source.authority_class != "CANONICAL":
         score += recency[source.timestamp]
-    return score + SECTION_WEIGHT
+    return score + SECTION_WEIGHT + (INTENT_WEIGHT if query.intents else 0)

@@ -36,6 +36,8 @@ MISSING_SECTION = "(missing)"
 STATUS_SHARE_MIN = 40
 STATUS_SHARE_MAX = 70
 OTHER_SHARE = 15  # PROJECT and the active Task each; PROJECT gets both without a task
+# The least PROJECT and the active Task keep when STATUS's lead needs the rest (their names).
+OTHER_FLOOR = 16
 
 
 class Part(NamedTuple):
@@ -150,13 +152,18 @@ def lead_tokens(doc: Document, spec: Mandatory) -> int:
 
 
 def split_budget(max_tokens: int, status_lead: int, has_task: bool) -> dict[str, int]:
-    """Token allowance of each summary: STATUS gets what its lead needs, at least 40 % and
-    at most 70 % of the budget left after the reserve; PROJECT and the active Task 15 % each
-    (PROJECT 30 % without a task). What a summary leaves unused goes to ranked items."""
+    """Token allowance of each summary: STATUS gets what its lead (Exact Next Action and
+    Blockers) needs, at least 40 % of the budget left after the reserve, and at most 70 %
+    unless its lead needs more; PROJECT and the active Task 15 % each (PROJECT 30 % without
+    a task), shortened first (by tokens) so that STATUS's lead stays whole whatever the
+    language, down to OTHER_FLOOR tokens each. What a summary leaves unused goes to ranked
+    items."""
     total = max_tokens - SUMMARY_RESERVE
-    status = min(max(status_lead, total * STATUS_SHARE_MIN // 100), total * STATUS_SHARE_MAX // 100)
-    other = total * OTHER_SHARE // 100
-    split = {"project": other if has_task else 2 * other, "status": status}
+    others = 2 if has_task else 1
+    cap = max(total * STATUS_SHARE_MAX // 100, min(status_lead, total - others * OTHER_FLOOR))
+    status = min(max(status_lead, total * STATUS_SHARE_MIN // 100), cap)
+    other = min(total * OTHER_SHARE // 100, (total - status) // 2)
+    split = {"project": other if has_task else min(2 * other, total - status), "status": status}
     if has_task:
         split["task"] = other
     return {kind: max(1, tokens) for kind, tokens in split.items()}

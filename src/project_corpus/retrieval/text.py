@@ -15,7 +15,10 @@ from functools import lru_cache
 from itertools import accumulate
 from typing import Any
 
-TOKEN_RE = re.compile(r"[^\W_]+")
+# A run of letters/digits; a version or a decimal number stays whole ("1.2.0", "v2.1", "3.11",
+# "net10.0"): its parts alone ("1", "2", "0") would match every number (docs/retrieval.md).
+TOKEN_RE = re.compile(r"[^\W_]+(?:\.[0-9]+)*")
+_VERSION_V_RE = re.compile(r"(?<![^\W_])v(?=[0-9]+\.[0-9])")
 CYRILLIC_RE = re.compile(r"[\u0400-\u04ff]")
 LATIN_RE = re.compile(r"[a-z]")
 
@@ -31,13 +34,36 @@ STOPWORDS = frozenset(
     потому этого какой совсем ним здесь этом один почти мой тем чтобы нее были куда зачем
     всех никогда можно при наконец два об другой хоть после над больше тот через эти нас про всего
     них какая много разве три эту моя впрочем хорошо свою этой перед иногда лучше чуть том
-    такой им более всегда конечно всю между это каков какое какие""".split()
+    такой им более всегда конечно всю между это каков какое какие
+    s t d ll re ve m""".split()  # what an apostrophe leaves of "it's", "don't", "we'll"…
 )
 NEGATIONS_AND_MODALS = frozenset("not no never must without не нет нельзя без должен".split())
 # One negation, many spellings: a question's "not" finds a constraint written "No …", "Never …"
 # or "… without …", and back (docs/retrieval.md, "Negations"). Per language; never translated.
 NEGATION_CLASSES = (
-    ("not", "no", "never", "without", "cannot"),
+    # with what an apostrophe leaves of the contractions: "don't" is "don" and "t"
+    (
+        "not",
+        "no",
+        "never",
+        "without",
+        "cannot",
+        "don",
+        "doesn",
+        "didn",
+        "isn",
+        "aren",
+        "wasn",
+        "weren",
+        "won",
+        "shouldn",
+        "wouldn",
+        "couldn",
+        "hasn",
+        "haven",
+        "hadn",
+        "mustn",
+    ),
     ("не", "нет", "никогда", "без", "нельзя"),
 )
 
@@ -130,8 +156,11 @@ def stem(token: str) -> str:
 
 
 def fold(text: str) -> str:
-    """Casefolded text with `ё` → `е` (the form tokens are taken from)."""
-    return text.casefold().replace("ё", "е")
+    """Casefolded text with `ё` → `е` and the `v` of a version written as a space ("v1.2.0"
+    is the version "1.2.0"; the length stays, so offsets into folded text stay valid): the
+    form tokens are taken from."""
+    folded = text.casefold().replace("ё", "е")
+    return _VERSION_V_RE.sub(" ", folded) if "v" in folded else folded
 
 
 def fold_joined(parts: list[str]) -> tuple[str, list[int]]:

@@ -1,0 +1,43 @@
+"""What a list item means in its list (docs/retrieval.md, "List context"): a nested bullet is
+read with its parent bullet, and the items of a list with the label line that introduces it
+("**Rationale**:", "Did:", "Result:"), the way a table row is read with its header row.
+
+Linear: one pass over a document's spans with a stack of open parents.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from project_corpus.core.records import Document
+
+# The most of a parent's or label's text read as a child's context (a label is a line).
+MAX_CONTEXT_CHARS = 300
+
+
+def _indent(line: str) -> int:
+    return len(line) - len(line.lstrip(" \t"))
+
+
+def is_label(text: str) -> bool:
+    """A line or paragraph that introduces what follows: it ends with a colon."""
+    return text.rstrip().rstrip("*_ ").endswith(":")
+
+
+def list_contexts(doc: Document) -> Iterator[tuple[int, str]]:
+    """(span position, context text) for each list item of DOC that has a parent bullet or a
+    label line right above its list."""
+    label = ""
+    parents: list[tuple[int, str]] = []  # (indent, text) of the open bullets, outermost first
+    for at, span in enumerate(doc.spans):
+        if span.kind != "list":  # a label holds for the list after it, blank lines or not
+            label = span.text if span.kind == "paragraph" and is_label(span.text) else ""
+            parents = []
+            continue
+        indent = _indent(doc.lines[span.line_start - 1])
+        while parents and parents[-1][0] >= indent:
+            parents.pop()
+        context = parents[-1][1] if parents else label
+        if context:
+            yield at, context[:MAX_CONTEXT_CHARS]
+        parents.append((indent, span.text))

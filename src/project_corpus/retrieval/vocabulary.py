@@ -1,0 +1,136 @@
+"""Near-equivalent words and question intents (docs/retrieval.md, "Near-equivalents" and
+"Question intent").
+
+Both tables are small, closed and general: English and Russian words that people use for the
+same thing in any project (spelling variants, abbreviations, everyday synonyms), and the
+words that say what kind of answer a question wants. None is taken from a dataset; a test
+pins their size, and each class must be a real equivalence (a word in one class only).
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from typing import NamedTuple
+
+from project_corpus.retrieval import text as textmod
+
+# One class per concept: a query term that is one of these words also hits the others.
+EQUIVALENT_CLASSES: tuple[tuple[str, ...], ...] = (
+    # abbreviations and long forms
+    ("config", "configuration", "configure", "configured", "conf"),
+    ("app", "application"),
+    ("repo", "repository"),
+    ("dir", "directory", "folder"),
+    ("db", "database"),
+    ("env", "environment"),
+    ("doc", "docs", "documentation"),
+    ("auth", "authentication"),
+    ("dep", "deps", "dependency", "dependencies"),
+    ("spec", "specification"),
+    ("perf", "performance"),
+    ("info", "information"),
+    # British and American spelling
+    ("colour", "color"),
+    ("organise", "organize", "organised", "organized"),
+    ("normalise", "normalize", "normalised", "normalized"),
+    ("behaviour", "behavior"),
+    ("licence", "license"),
+    ("catalogue", "catalog"),
+    ("centre", "center"),
+    ("analyse", "analyze"),
+    ("optimise", "optimize", "optimisation", "optimization"),
+    ("standardise", "standardize"),
+    # everyday synonyms
+    ("important", "critical", "crucial", "essential"),
+    ("automatic", "automatically", "automated", "auto"),
+    ("parallel", "concurrent", "concurrently", "simultaneous"),
+    ("sequential", "sequentially", "serial", "serially"),
+    ("fast", "quick", "rapid"),
+    ("choose", "chose", "chosen", "pick", "picked", "select", "selected"),
+    ("remove", "removed", "delete", "deleted"),
+    ("start", "launch", "launches"),
+    ("problem", "issue"),
+    ("mistake", "error"),
+    ("fix", "fixed", "resolve", "resolved"),
+    ("upgrade", "upgraded", "update", "updated"),
+    # Russian
+    ("конфиг", "конфигурация", "настройка", "настройки"),
+    ("папка", "каталог", "директория"),
+    ("важный", "критичный", "критический"),
+    ("автоматический", "автоматически"),
+    ("ошибка", "сбой"),
+    ("удалить", "удалён", "убрать"),
+    ("быстрый", "быстро"),
+    ("документация", "доки"),
+    ("приложение", "приложения"),
+)
+
+
+@lru_cache(maxsize=1)
+def _classes() -> dict[str, frozenset[str]]:
+    """{stem: the stems of its class} (stemmed on first use)."""
+    table: dict[str, frozenset[str]] = {}
+    for words in EQUIVALENT_CLASSES:
+        stems = frozenset(textmod.stem(textmod.fold(w)) for w in words)
+        for stem in stems:
+            table[stem] = stems | table.get(stem, frozenset())
+    return table
+
+
+def equivalent_forms(term: str) -> frozenset[str]:
+    """The stems of TERM's near-equivalence class (empty when it has none)."""
+    return _classes().get(term, frozenset())
+
+
+class Intent(NamedTuple):
+    """A kind of question and where its answers are written."""
+
+    asks: re.Pattern[str]  # in the folded question
+    answers: re.Pattern[str]  # in the folded section path and text of an item
+
+
+# Word starts only; every pattern is a plain alternation of literals (linear).
+WHY_ASKS_RE = re.compile(
+    r"\b(?:why|reasons?|rationale|motivation|justif|зачем|почему|причин|обоснов)"
+)
+WHY_ANSWERS_RE = re.compile(
+    r"\b(?:because|since|due to|so that|in order to|reason|rationale|motivat|decision|"
+    r"decided|consequence|trade-?off|benefit|advantage|drawback|alternative|"
+    r"instead of|rather than|context|поскольку|потому|так как|из-за|чтобы|причин|"
+    r"решени|обоснова|последстви|преимуществ|недостат|вместо)"
+)
+HOW_ASKS_RE = re.compile(
+    r"\b(?:how do|how to|how can|how should|steps?|как сделать|как запуст|как настро)"
+)
+HOW_ANSWERS_RE = re.compile(
+    r"\b(?:usage|how to|steps?|instructions?|setup|set up|install|getting started|"
+    r"run |runs? `|command|workflow|procedure|guide|инструкц|шаг|установ|запуск|команд)"
+)
+CHANGE_ASKS_RE = re.compile(
+    r"\b(?:what changed|what was added|what was fixed|what was removed|changes? in|"
+    r"changelog|release notes|что изменил|что добавил|что исправ)"
+)
+CHANGE_ANSWERS_RE = re.compile(
+    r"\b(?:added|changed|fixed|removed|deprecated|release|changelog|version|"
+    r"добавлен|изменен|исправлен|удален|релиз|верси)"
+)
+INTENTS: dict[str, Intent] = {
+    "why": Intent(WHY_ASKS_RE, WHY_ANSWERS_RE),
+    "how": Intent(HOW_ASKS_RE, HOW_ANSWERS_RE),
+    "change": Intent(CHANGE_ASKS_RE, CHANGE_ANSWERS_RE),
+}
+
+
+def query_intents(query: str) -> frozenset[str]:
+    """The intents a question shows (docs/retrieval.md, "Question intent")."""
+    folded = textmod.fold(query)
+    return frozenset(name for name, intent in INTENTS.items() if intent.asks.search(folded))
+
+
+def item_answers(intents: frozenset[str], section: str, text: str) -> frozenset[str]:
+    """Those of INTENTS that an item with this SECTION path and TEXT is written to answer."""
+    if not intents:
+        return frozenset()
+    folded = textmod.fold(f"{section}\n{text}")
+    return frozenset(name for name in intents if INTENTS[name].answers.search(folded))

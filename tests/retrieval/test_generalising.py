@@ -1,0 +1,116 @@
+"""The structural rules that make ranking generalise beyond our own corpora (SPEC §5 rule 4a,
+docs/retrieval.md): list context, near-equivalents, question intent, version tokens,
+metadata lines, contractions. Each is tested on a small corpus written for the rule."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from project_corpus.corpus.markdown import parse_document
+from project_corpus.corpus.snapshot import collect
+from project_corpus.retrieval import text as textmod
+from project_corpus.retrieval import vocabulary
+from project_corpus.retrieval.lists import list_contexts
+from project_corpus.retrieval.rank import search
+from tests.conftest import MakeCorpus
+
+
+def test_a_nested_bullet_and_a_labelled_list_read_their_parent_and_label() -> None:
+    doc = parse_document(
+        "# Log\n\n**Decision**: poll the folder\n**Rationale**:\n\n- simpler than the API\n"
+        "  - no token to rotate\n- works offline\n\nPlain paragraph.\n\n- unlabelled\n"
+    )
+    contexts = {doc.spans[at].text: context for at, context in list_contexts(doc)}
+    assert contexts["- simpler than the API"].endswith("**Rationale**:")
+    assert contexts["- no token to rotate"] == "- simpler than the API"
+    assert contexts["- works offline"].endswith("**Rationale**:")
+    assert "- unlabelled" not in contexts
+
+
+def test_version_numbers_stay_whole_tokens_and_a_leading_v_is_dropped() -> None:
+    assert textmod.raw_tokens("Released v1.2.0 (was 1.1.9) on Python 3.11.") == [
+        "released",
+        "1.2.0",
+        "was",
+        "1.1.9",
+        "on",
+        "python",
+        "3.11",
+    ]
+    assert textmod.raw_tokens("see file.md, e.g. here") == ["see", "file", "md", "e", "g", "here"]
+
+
+def test_contractions_leave_no_single_letter_terms_and_count_as_negations() -> None:
+    assert textmod.query_stems("why doesn't Firebot's overlay poll") == [
+        textmod.stem("doesn"),
+        textmod.stem("firebot"),
+        textmod.stem("overlay"),
+        textmod.stem("poll"),
+    ]
+    assert textmod.stem("not") in textmod.negation_forms(textmod.stem("don"))
+
+
+def test_near_equivalents_are_closed_classes_of_general_words() -> None:
+    seen: dict[str, int] = {}
+    for number, words in enumerate(vocabulary.EQUIVALENT_CLASSES):
+        for word in words:
+            assert seen.setdefault(word, number) == number, f"{word} is in two classes"
+    assert len(vocabulary.EQUIVALENT_CLASSES) <= 60  # bounded: a curated list, not a thesaurus
+    config = vocabulary.equivalent_forms(textmod.stem("config"))
+    assert textmod.stem("configuration") in config
+    assert vocabulary.equivalent_forms(textmod.stem("hledger")) == frozenset()
+
+
+@pytest.mark.parametrize(
+    ("question", "intents"),
+    [
+        ("why did we pick SQLite", {"why"}),
+        ("почему выбрали SQLite", {"why"}),
+        ("how do I run the tests", {"how"}),
+        ("what changed in 1.2.0", {"change"}),
+        ("what is the next action", set()),
+    ],
+)
+def test_question_intents(question: str, intents: set[str]) -> None:
+    assert vocabulary.query_intents(question) == intents
+
+
+def _corpus(make_corpus: MakeCorpus, history: dict[str, str]) -> Path:
+    return make_corpus({f".project-corpus/history/{name}": text for name, text in history.items()})
+
+
+def test_a_rationale_under_its_label_answers_a_why_question(make_corpus: MakeCorpus) -> None:
+    root = _corpus(
+        make_corpus,
+        {
+            "decisions.md": "# Decisions\n\n**Decision**: watch the export folder\n"
+            "**Rationale**:\n- the exporter already writes files every minute\n",
+            "notes.md": "# Notes\n\n- the exporter writes files and the folder is watched\n",
+        },
+    )
+    top = search(collect(root), "why do we watch the exporter files", 3)[0]
+    assert top.item.source_path.endswith("decisions.md")
+    assert "question_intent:why" in top.reasons
+
+
+def test_a_version_question_finds_its_release_not_every_number(make_corpus: MakeCorpus) -> None:
+    root = _corpus(
+        make_corpus,
+        {
+            "release-1.2.0.md": "# v1.2.0\n\n- Added retries to the uploader\n",
+            "release-2.1.0.md": "# v2.1.0\n\n- Added 2 new exporters and 1 fix\n",
+        },
+    )
+    top = search(collect(root), "what was added in 1.2.0", 3)[0]
+    assert top.item.source_path.endswith("release-1.2.0.md")
+
+
+def test_a_metadata_line_answers_only_a_question_naming_its_key(make_corpus: MakeCorpus) -> None:
+    root = _corpus(make_corpus, {"release.md": "# Release\n\n- Version 1.1.0 added the exporter\n"})
+    corpus = collect(root)
+    for result in search(corpus, "which version added the exporter", 10):
+        assert not result.item.text.startswith("Protocol-Version")
+    named = search(corpus, "which protocol version is this", 10)
+    assert any(r.item.text.startswith("Protocol-Version") for r in named)
