@@ -120,7 +120,12 @@ def candidates(corpus: Corpus, query: str, analysis: Analysis | None = None) -> 
     }
     found = analysis.hits(set().union(*forms.values()))
     matched = _matched_terms(found, forms)
-    weights = {t: idf(analysis.n_items, sum(1 for h in matched.values() if t in h)) for t in terms}
+    written = analysis.scan.written
+    # Document frequency: the places a term's forms are written (`TextScan.written`).
+    weights = {
+        t: idf(analysis.n_items, min(analysis.n_items, sum(written.get(f, 0) for f in forms[t])))
+        for t in terms
+    }
     ctx = Query(
         query_seq,
         terms,

@@ -53,6 +53,10 @@ class TextScan:
         self.table_heads = self._table_headers(docs, parts)
         # {item index: its parent bullet's or list label's text}, also read as its context
         self.list_context: dict[int, str] = {}
+        # {stem: in how many places it is written: items whose own text holds it, plus titles,
+        # section paths, table headers and list contexts, each counted once}: IDF's document
+        # frequency, not inflated by a heading word spreading to every item of its section
+        self.written: dict[str, int] = {}
         self._list_contexts(docs, parts)
         self.context, self.context_starts = textmod.fold_joined(parts)
 
@@ -103,11 +107,19 @@ class TextScan:
         for index in sorted(long):  # its text may be cut: scanned in its own text
             for word in pattern.findall(textmod.fold(self.items.span(index).text)):
                 found.setdefault(textmod.stem(word), []).append(index)
+        places = {stem: len(set(indexes)) for stem, indexes in found.items()}
         rows = self.rows
+        contexts: dict[str, set[int]] = {}
         for match in pattern.finditer(self.context):
             at = bisect_right(self.context_starts, match.start()) - 1
-            words = found.setdefault(textmod.stem(match.group()), [])
+            stem = textmod.stem(match.group())
+            words = found.setdefault(stem, [])
             words.extend(rows[at] if at in rows else self._context_items(*self.contexts[at]))
+            contexts.setdefault(stem, set()).add(at)
+        for stem in found:
+            # Complete only for the stems whose every token starts with PREFIX.
+            if textmod.stem_prefix(stem).startswith(prefix):
+                self.written[stem] = places.get(stem, 0) + len(contexts.get(stem, ()))
         return found
 
     def _blob_words(self, pattern: re.Pattern[str], found: dict[str, list[int]]) -> set[int]:

@@ -48,11 +48,11 @@ TEMPORAL_WEIGHT = {
     "scoped": 5,
     "unknown": -5,
     "historical": -60,
-    "superseded": -250,
+    "superseded": -350,
 }
 # With historical intent an old item gets its demotion back and then some: it outranks a
 # current item (authority + temporal at most 100) of comparable match.
-HISTORICAL_INTENT_WEIGHT = {"historical": 180, "superseded": 370}
+HISTORICAL_INTENT_WEIGHT = {"historical": 180, "superseded": 470}
 ROLE_REASONS = {
     STATUS_PATH: "canonical_current_state_role",
     PROJECT_PATH: "canonical_identity_role",
