@@ -22,7 +22,11 @@ def test_a_nested_bullet_and_a_labelled_list_read_their_parent_and_label() -> No
         "# Log\n\n**Decision**: poll the folder\n**Rationale**:\n\n- simpler than the API\n"
         "  - no token to rotate\n- works offline\n\nPlain paragraph.\n\n- unlabelled\n"
     )
-    contexts = {doc.spans[at].text: context for at, context in list_contexts(doc)}
+    contexts = {
+        doc.spans[at].text: context
+        for first, last, context in list_contexts(doc)
+        for at in range(first, last + 1)
+    }
     assert contexts["- simpler than the API"].endswith("**Rationale**:")
     assert contexts["- no token to rotate"] == "- simpler than the API"
     assert contexts["- works offline"].endswith("**Rationale**:")

@@ -69,7 +69,8 @@ def naive(items: LazyItems, prefix: str) -> dict[str, set[int]]:
     contexts = {
         items.bases[number] + at: context
         for number, source in enumerate(items.sources)
-        for at, context in list_contexts(source.doc)
+        for first, last, context in list_contexts(source.doc)
+        for at in range(first, last + 1)
     }
     for index in range(len(items)):
         source, _ = items.locate(index)

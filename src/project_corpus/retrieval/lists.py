@@ -15,29 +15,36 @@ from project_corpus.core.records import Document
 MAX_CONTEXT_CHARS = 300
 
 
-def _indent(line: str) -> int:
-    return len(line) - len(line.lstrip(" \t"))
-
-
 def is_label(text: str) -> bool:
     """A line or paragraph that introduces what follows: it ends with a colon."""
     return text.rstrip().rstrip("*_ ").endswith(":")
 
 
-def list_contexts(doc: Document) -> Iterator[tuple[int, str]]:
-    """(span position, context text) for each list item of DOC that has a parent bullet or a
-    label line right above its list."""
+def list_contexts(doc: Document) -> Iterator[tuple[int, int, str]]:
+    """(first, last span position, context text) for each run of adjacent list items of DOC
+    that share a parent bullet or the label line right above their list."""
+    runs: list[tuple[int, int, str]] = []
+    for at, context in _item_contexts(doc):
+        if runs and runs[-1][2] == context and runs[-1][1] == at - 1:
+            runs[-1] = (runs[-1][0], at, context)
+        else:
+            runs.append((at, at, context))
+    return (run for run in runs if run[2])
+
+
+def _item_contexts(doc: Document) -> Iterator[tuple[int, str]]:
+    """(span position, context text or "") of each list item of DOC."""
     label = ""
     parents: list[tuple[int, str]] = []  # (indent, text) of the open bullets, outermost first
+    lines = doc.lines
     for at, span in enumerate(doc.spans):
         if span.kind != "list":  # a label holds for the list after it, blank lines or not
             label = span.text if span.kind == "paragraph" and is_label(span.text) else ""
             parents = []
             continue
-        indent = _indent(doc.lines[span.line_start - 1])
+        line = lines[span.line_start - 1]
+        indent = len(line) - len(line.lstrip(" \t"))
         while parents and parents[-1][0] >= indent:
             parents.pop()
-        context = parents[-1][1] if parents else label
-        if context:
-            yield at, context[:MAX_CONTEXT_CHARS]
+        yield at, (parents[-1][1] if parents else label)[:MAX_CONTEXT_CHARS]
         parents.append((indent, span.text))

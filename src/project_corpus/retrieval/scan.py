@@ -53,8 +53,8 @@ class TextScan:
         self.table_heads = self._table_headers(docs, parts)
         # {item index: its parent bullet's or list label's text}, also read as its context
         self.list_context: dict[int, str] = {}
-        # {stem: in how many places it is written: items whose own text holds it, plus titles,
-        # section paths, table headers and list contexts, each counted once}: IDF's document
+        # {stem: in how many places it is written: the items whose own text holds it, plus the
+        # documents whose headings, table headers or list labels hold it}: IDF's document
         # frequency, not inflated by a heading word spreading to every item of its section
         self.written: dict[str, int] = {}
         self._list_contexts(docs, parts)
@@ -85,9 +85,10 @@ class TextScan:
         (docs/retrieval.md, "List context")."""
         for number, doc in enumerate(docs):
             base = self.items.bases[number]
-            for at, context in lists.list_contexts(doc):
-                self.rows[len(parts)] = range(base + at, base + at + 1)
-                self.list_context[base + at] = context
+            for first, last, context in lists.list_contexts(doc):
+                self.rows[len(parts)] = range(base + first, base + last + 1)
+                for at in range(first, last + 1):
+                    self.list_context[base + at] = context
                 parts.append(context)
                 self.contexts.append((number, -2))
 
@@ -115,7 +116,7 @@ class TextScan:
             stem = textmod.stem(match.group())
             words = found.setdefault(stem, [])
             words.extend(rows[at] if at in rows else self._context_items(*self.contexts[at]))
-            contexts.setdefault(stem, set()).add(at)
+            contexts.setdefault(stem, set()).add(self.contexts[at][0])
         for stem in found:
             # Complete only for the stems whose every token starts with PREFIX.
             if textmod.stem_prefix(stem).startswith(prefix):
