@@ -61,3 +61,24 @@ def test_bundle_hash_does_not_depend_on_the_hash_seed(indexed: Path) -> None:
         for seed in SEEDS
     }
     assert len(hashes) == 1
+
+
+@pytest.fixture(scope="module")
+def realworld(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    source = FIXTURES / "realworld" / "firebot-memory-bank"
+    root = copy_fixture(source, tmp_path_factory.mktemp("seed") / "firebot")
+    _run(root, "0", "build")
+    return root
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "why are theme colours applied inline and not through CSS variables",  # intent, spelling
+        "when was the framework upgraded to .NET 10 (v2.0.0)",  # versions
+        "what config does the overlay read automatically",  # near-equivalents
+    ],
+)
+def test_real_world_query_bytes_do_not_depend_on_the_hash_seed(realworld: Path, query: str) -> None:
+    outputs = {_run(realworld, seed, "query", query) for seed in SEEDS}
+    assert len(outputs) == 1
