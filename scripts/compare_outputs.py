@@ -39,6 +39,12 @@ IGNORED = (
     (re.compile(r"project_corpus\.(?:github_|github\.)?action "), "project_corpus.<action> "),
     # The second reshape (#23) moved the shipped schemas into `core/`, named in their `$id`.
     (re.compile(r"src/project_corpus/(?:core/)?schemas/"), "src/project_corpus/<schemas>/"),
+    # It also moved the required-path checks from `corpus/layout` to `corpus/required`, named
+    # by the checks' documentation (SARIF rules).
+    (
+        re.compile(r"project_corpus\.corpus\.(?:layout|required)\.required_paths"),
+        "<required_paths>",
+    ),
 )
 
 Outputs = dict[str, str]

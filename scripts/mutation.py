@@ -94,8 +94,8 @@ TARGETS = {
         ),
         ("_Reader", "_read_policy"),
     ),
-    "layout": Target(
-        "corpus/layout.py",
+    "required": Target(
+        "corpus/required.py",
         (
             "tests/corpus/test_confinement.py",
             "tests/corpus/test_snapshot.py",
@@ -154,9 +154,9 @@ EQUIVALENT: dict[tuple[str, str, str], str] = {
     ("index", "_check_cache_dir", "`True` flipped"): "build ignores the answer after creating "
     "cache/ (only the create=False callers use it)",
     ("fs", "_read_bounded", "`remaining > 0`: > → >="): _EMPTY_READ,
-    ("layout", "generated_views", "`2048` → 2049"): "the marker is looked for in the first "
+    ("required", "generated_views", "`2048` → 2049"): "the marker is looked for in the first "
     "512 characters: 2048 bytes hold them at 4 bytes each; one byte more decodes the same",
-    ("layout", "generated_views", "`2048` → 2047"): "the marker is 22 ASCII characters: "
+    ("required", "generated_views", "`2048` → 2047"): "the marker is 22 ASCII characters: "
     "within the first 512 characters it ends by byte 1982 (490 four-byte characters before "
     "it), so every slice of 1982 bytes or more finds it or misses it alike",
     ("index", "previous_skeletons", "`False` flipped"): "it keeps only the skeletons: loading "

@@ -11,10 +11,11 @@ from typing import NamedTuple
 
 from project_corpus.core.errors import ContextError
 from project_corpus.core.errors import printable
-from project_corpus.core.records import SOURCE_ROOTS
 from project_corpus.core.records import Corpus
 from project_corpus.core.records import Source
 from project_corpus.core.timeparse import is_strict_utc
+from project_corpus.corpus.layout import SOURCE_ROOTS
+from project_corpus.corpus.layout import inside
 from project_corpus.corpus.policy import ID_RE
 
 KEYS = (
@@ -39,7 +40,7 @@ KINDS = (
 MAX_STATEMENT_CHARS = 4000
 MAX_REFS = 32
 PROMOTION = "EXPLICIT_SUPERVISOR_OR_OWNER_ACTION_REQUIRED"
-ROOT_PREFIXES = tuple(f"{root}/" for root in SOURCE_ROOTS)
+ROOT_PREFIXES = tuple(inside(root) for root in SOURCE_ROOTS)
 SHOWN_CHARS = 60
 
 

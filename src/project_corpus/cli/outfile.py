@@ -15,8 +15,8 @@ import stat
 from pathlib import Path
 
 from project_corpus.core.errors import ContextError
+from project_corpus.corpus.layout import CORPUS_DIR
 
-CORPUS_DIR = ".project-corpus"
 OUTSIDE = "write the report outside the corpus folder, e.g. --output lint-report.txt"
 
 

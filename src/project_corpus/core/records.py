@@ -20,16 +20,6 @@ SHA256_RE = re.compile(r"^[0-9a-f]{64}$")
 # The severities of a finding, most severe first (docs/doctor.md): the one list every part reads.
 SEVERITIES = ("FAIL", "WARN")
 
-CACHE_DIR = ".project-corpus/cache"
-PROJECT_PATH = ".project-corpus/state/PROJECT.md"
-STATUS_PATH = ".project-corpus/state/STATUS.md"
-SOURCE_ROOTS = {
-    ".project-corpus/state": "state",
-    ".project-corpus/tasks": "task",
-    ".project-corpus/reports": "report",
-    ".project-corpus/history": "history",
-}
-
 
 class MetaLine(NamedTuple):
     """One `Key: value` line of a document's metadata block."""

@@ -5,11 +5,12 @@ uses too."""
 
 from __future__ import annotations
 
-from project_corpus.core.records import PROJECT_PATH
-from project_corpus.core.records import STATUS_PATH
 from project_corpus.core.records import Document
 from project_corpus.core.records import Source
 from project_corpus.core.timeparse import parse_timestamp
+from project_corpus.corpus.layout import PROJECT_PATH
+from project_corpus.corpus.layout import STATUS_PATH
+from project_corpus.corpus.layout import task_path
 from project_corpus.corpus.policy import ID_RE
 
 TIMESTAMP_KEYS = ("Created-At", "Date", "Created", "Updated-At", "Last-Verified-At")
@@ -32,7 +33,7 @@ def status_facts(status: Document | None) -> tuple[str | None, str | None, str |
         return None, None, None
     active = status.meta_value("Active-Task-ID")
     active_id = active if active and active != "NONE" and ID_RE.match(active) else None
-    active_path = f".project-corpus/tasks/{active_id}.md" if active_id else None
+    active_path = task_path(active_id) if active_id else None
     verified = status.meta_value("Last-Verified-At")
     return active_id, active_path, parse_timestamp(verified) if verified else None
 

@@ -16,6 +16,7 @@ from collections.abc import Iterator
 from typing import NamedTuple
 
 from project_corpus.core.errors import ContextError
+from project_corpus.corpus.layout import CORPUS_DIR
 
 _DIR_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
 _FILE_FLAGS = os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC | os.O_NONBLOCK
@@ -30,9 +31,6 @@ class Entry(NamedTuple):
     path: str  # portable, relative to the root
     name: str
     kind: str
-
-
-CORPUS_DIR = ".project-corpus"
 
 
 def resolve_root(root: str | os.PathLike[str]) -> str:

@@ -1,132 +1,69 @@
-"""Where corpus files must be and what they may be called (docs/protocol.md).
+"""Every corpus path, in one table (docs/protocol.md, "Layout").
 
-The required layout, portable source names (device names, case and Unicode collisions)
-and the generated views' marker: findings the snapshot adds beside its sources.
-
-Required files and folders are part of the conformance gate. The artifact folders `tasks/`,
-`reports/` and `history/` are not: git keeps no empty folder, so a cloned corpus often lacks
-one. An absent artifact folder reads as empty and is the WARN `MISSING_ARTIFACT_DIR`
-(docs/protocol.md, "Layout").
+Plain constants and tiny pure functions, importing nothing of the package but `core/`, so
+that every stage (the confined reads, the policy, the protocol checks, the index, the doctor,
+the scaffold and the CLI) names a corpus path from here and nowhere else; a test holds every
+other module free of `.project-corpus/...` literals. Portable paths use `/` and are relative
+to the project root. What the required paths must be (and the findings when they are not) is
+`corpus/required.py`.
 """
 
 from __future__ import annotations
 
-import unicodedata
+CORPUS_DIR = ".project-corpus"
+POLICY_PATH = f"{CORPUS_DIR}/policy.toml"
+LINT_CONFIG_PATH = f"{CORPUS_DIR}/lint.yaml"
 
-from project_corpus.core.errors import ContextError
-from project_corpus.core.records import PROJECT_PATH
-from project_corpus.core.records import STATUS_PATH
-from project_corpus.core.records import Finding
-from project_corpus.corpus import fs
-from project_corpus.corpus.policy import POLICY_PATH
-from project_corpus.corpus.protocol import check_generated
+STATE_DIR = f"{CORPUS_DIR}/state"
+PROJECT_PATH = f"{STATE_DIR}/PROJECT.md"
+STATUS_PATH = f"{STATE_DIR}/STATUS.md"
 
-MAX_VIEW_BYTES = 8 * 1024 * 1024
+TASKS_DIR = f"{CORPUS_DIR}/tasks"
+REPORTS_DIR = f"{CORPUS_DIR}/reports"
+HISTORY_DIR = f"{CORPUS_DIR}/history"
+GENERATED_DIR = f"{CORPUS_DIR}/generated"  # generated views (NON_AUTHORITATIVE_VIEW)
+CANDIDATES_DIR = f"{CORPUS_DIR}/candidates"  # Candidate v1 files awaiting review
+AUDIT_DIR = f"{CORPUS_DIR}/audit"  # receipts of managed operations (not a source)
+CACHE_DIR = f"{CORPUS_DIR}/cache"  # derived and disposable: the index
+CACHE_GITIGNORE = f"{CACHE_DIR}/.gitignore"
+DEFAULT_INDEX_NAME = "context.sqlite3"
+DEFAULT_INDEX_PATH = f"{CACHE_DIR}/{DEFAULT_INDEX_NAME}"
 
+# The folders whose Markdown files are sources, with their source type (docs/protocol.md §2.1).
+SOURCE_ROOTS = {
+    STATE_DIR: "state",
+    TASKS_DIR: "task",
+    REPORTS_DIR: "report",
+    HISTORY_DIR: "history",
+}
+# The source folders' names inside CORPUS_DIR, in SOURCE_ROOTS' order.
+SOURCE_FOLDERS = tuple(rel.rpartition("/")[2] for rel in SOURCE_ROOTS)
+# Where a valid `Supersedes:` target may lie (docs/protocol.md §2.6).
+ARTIFACT_DIRS = (TASKS_DIR, REPORTS_DIR, HISTORY_DIR)
+
+# The required layout in check order: (path, "file" | "dir"). An absent artifact folder is
+# the WARN `MISSING_ARTIFACT_DIR`, not a gate finding (`corpus/required.py`).
 REQUIRED = (
     ("AGENTS.md", "file"),
-    (".project-corpus", "dir"),
+    (CORPUS_DIR, "dir"),
     (POLICY_PATH, "file"),
-    (".project-corpus/state", "dir"),
+    (STATE_DIR, "dir"),
     (PROJECT_PATH, "file"),
     (STATUS_PATH, "file"),
-    (".project-corpus/tasks", "dir"),
-    (".project-corpus/reports", "dir"),
-    (".project-corpus/history", "dir"),
-)
-ARTIFACT_DIRS = frozenset(
-    {".project-corpus/tasks", ".project-corpus/reports", ".project-corpus/history"}
+    *((rel, "dir") for rel in ARTIFACT_DIRS),
 )
 
 
-DEVICE_NAMES = frozenset(
-    ["con", "prn", "aux", "nul", *(f"com{i}" for i in range(10)), *(f"lpt{i}" for i in range(10))]
-)
+def inside(folder: str) -> str:
+    """The prefix of every path inside FOLDER: `FOLDER/`."""
+    return folder + "/"
 
 
-def path_findings(paths: list[str], strict: bool) -> list[Finding]:
-    """SOURCE_PATH for device names and for paths that collide by case or Unicode form."""
-    findings = []
-    seen: dict[str, str] = {}
-    for path in paths:
-        key = unicodedata.normalize("NFC", path).casefold()
-        other = seen.setdefault(key, path)
-        stems = {part.split(".")[0].casefold() for part in path.split("/")}
-        if other != path:
-            detail = f"collides with {other} by case or Unicode normalisation"
-        elif stems & DEVICE_NAMES:
-            detail = "a path component is a device name on Windows"
-        else:
-            continue
-        if strict:
-            raise ContextError("SOURCE_PATH", f"{path}: {detail}")
-        findings.append(Finding("SOURCE_PATH", path, 1, detail, anchor=f"SOURCE_PATH:{path}"))
-    return findings
+def task_path(task_id: str) -> str:
+    """The path of the Task with this ID (the active task's path, §2.4)."""
+    return f"{TASKS_DIR}/{task_id}.md"
 
 
-def is_real_dir(root: str, rel: str) -> bool:
-    return path_kind(root, rel) == "dir"
-
-
-def path_kind(root: str, rel: str) -> str | None:
-    """ "file", "dir", "link", "special" or None (absent or unreadable) for REL under ROOT."""
-    parent, _, name = rel.rpartition("/")
-    try:
-        with fs.open_dir(root, parent) as fd:
-            return fs.entry_kind(fd, name)
-    except OSError:
-        return None
-
-
-def required_paths(root: str) -> tuple[list[Finding], list[Finding]]:
-    """(gate findings, warnings): missing or linked required paths; absent artifact folders."""
-    gate: list[Finding] = []
-    warnings: list[Finding] = []
-    broken: list[str] = []
-    for rel, kind in REQUIRED:
-        if any(rel.startswith(b + "/") for b in broken):
-            continue
-        actual = path_kind(root, rel)
-        if actual == kind:
-            continue
-        broken.append(rel)
-        if actual is None and rel in ARTIFACT_DIRS:
-            detail = "read as empty; create it with a .gitkeep file to keep it in Git"
-            warnings.append(_finding("MISSING_ARTIFACT_DIR", rel + "/", detail))
-            continue
-        code = "REQUIRED_PATH_LINK" if actual in ("link", "special") else "MISSING_REQUIRED_PATH"
-        detail = (
-            f"required {kind} is missing" if actual is None else f"required {kind} is a {actual}"
-        )
-        gate.append(_finding(code, rel, detail))
-    return gate, warnings
-
-
-def _finding(code: str, path: str, detail: str) -> Finding:
-    return Finding(code, path, 1, detail, anchor=f"{code}:{path}")
-
-
-def generated_views(root: str) -> list[Finding]:
-    if not is_real_dir(root, ".project-corpus/generated"):
-        return []
-    findings = []
-    for dir_fd, entry in fs.walk(root, ".project-corpus/generated"):
-        if entry.kind == "unreadable":
-            raise ContextError("SOURCE_PERMISSION", f"{entry.path}: permission denied")
-        if not entry.name.endswith(".md") or entry.kind not in ("file", "link", "special"):
-            continue
-        try:
-            head = fs.read_at(
-                dir_fd,
-                entry.name,
-                MAX_VIEW_BYTES,
-                label=entry.path,
-                link_code="GENERATED_VIEW_UNMARKED",
-            )
-        except ContextError as exc:
-            findings.append(
-                Finding("GENERATED_VIEW_UNMARKED", entry.path, 1, exc.detail, anchor=entry.path)
-            )
-            continue
-        findings.extend(check_generated(entry.path, head[:2048].decode("utf-8", "replace")))
-    return findings
+def report_path(report_id: str) -> str:
+    """The path of the Report with this ID."""
+    return f"{REPORTS_DIR}/{report_id}.md"

@@ -11,8 +11,8 @@ from collections.abc import Iterable
 from project_corpus.core.digest import sha256_hex
 from project_corpus.core.records import Finding
 from project_corpus.core.records import Policy
+from project_corpus.corpus.layout import POLICY_PATH
 
-POLICY_PATH = ".project-corpus/policy.toml"
 MAX_POLICY_BYTES = 1024 * 1024
 ID_RE = re.compile(r"^[a-z0-9][a-z0-9._-]{2,63}$")
 CAPABILITY_RE = re.compile(r"^[a-z][a-z0-9_.-]*$")

@@ -8,11 +8,11 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from project_corpus.core.records import PROJECT_PATH
-from project_corpus.core.records import STATUS_PATH
 from project_corpus.core.records import Document
 from project_corpus.core.records import Finding
 from project_corpus.core.timeparse import parse_timestamp
+from project_corpus.corpus.layout import PROJECT_PATH
+from project_corpus.corpus.layout import STATUS_PATH
 from project_corpus.corpus.policy import ID_RE
 
 PROJECT_SECTIONS = ("Objective", "Invariants", "Durable Scope Boundaries", "Non-Goals")

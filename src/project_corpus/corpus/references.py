@@ -30,18 +30,27 @@ from collections.abc import Iterator
 from functools import cache
 from typing import NamedTuple
 
-from project_corpus.core.records import STATUS_PATH
 from project_corpus.core.records import Document
 from project_corpus.corpus import fs
+from project_corpus.corpus.layout import CORPUS_DIR
+from project_corpus.corpus.layout import REPORTS_DIR
+from project_corpus.corpus.layout import SOURCE_FOLDERS
+from project_corpus.corpus.layout import SOURCE_ROOTS
+from project_corpus.corpus.layout import STATUS_PATH
+from project_corpus.corpus.layout import TASKS_DIR
+from project_corpus.corpus.layout import inside
+from project_corpus.corpus.layout import report_path
+from project_corpus.corpus.layout import task_path
 from project_corpus.corpus.markdown import fenced_line_numbers
 from project_corpus.corpus.policy import ID_RE
 from project_corpus.corpus.policy import in_scope
 from project_corpus.corpus.protocol import section_text
 
-SOURCE_PREFIXES = tuple(
-    f".project-corpus/{folder}/" for folder in ("state", "tasks", "reports", "history")
+SOURCE_PREFIXES = tuple(inside(folder) for folder in SOURCE_ROOTS)
+CORPUS_PREFIX = inside(CORPUS_DIR)
+PATH_RE = re.compile(
+    re.escape(CORPUS_PREFIX) + f"(?:{'|'.join(SOURCE_FOLDERS)})/" + r"[^\s`'\"<>()\[\]|,;*]+"
 )
-PATH_RE = re.compile(r"\.project-corpus/(?:state|tasks|reports|history)/[^\s`'\"<>()\[\]|,;*]+")
 # What every inline link and link definition holds: `](` or `]:`.
 LINK_MARK_RE = re.compile(r"\][(:]")
 ID_TOKEN_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")
@@ -95,8 +104,8 @@ class Targets(NamedTuple):
     tasks: dict[str, tuple[str, ...]]
 
 
-REPORTS_DIR = ".project-corpus/reports/"
-TASKS_DIR = ".project-corpus/tasks/"
+REPORTS_PREFIX = inside(REPORTS_DIR)
+TASKS_PREFIX = inside(TASKS_DIR)
 
 
 def targets(documents: Iterable[tuple[str, Document]]) -> Targets:
@@ -106,9 +115,9 @@ def targets(documents: Iterable[tuple[str, Document]]) -> Targets:
     tasks: dict[str, tuple[str, ...]] = {}
     for path, doc in documents:
         sources.add(path)
-        if path.startswith(REPORTS_DIR):
+        if path.startswith(REPORTS_PREFIX):
             table, key = reports, "Report-ID"
-        elif path.startswith(TASKS_DIR):
+        elif path.startswith(TASKS_PREFIX):
             table, key = tasks, "Task-ID"
         else:
             continue
@@ -143,7 +152,7 @@ def _numbered(text: str, matches: Iterable[re.Match[str]]) -> Iterator[tuple[re.
 def path_references(doc: Document, text: str | None = None) -> list[Reference]:
     """Every portable source path written anywhere in DOC (code included, as citations)."""
     text = _joined(doc) if text is None else text
-    if ".project-corpus/" not in text:
+    if CORPUS_PREFIX not in text:
         return []
     found = []
     for match, line in _numbered(text, PATH_RE.finditer(text)):
@@ -158,7 +167,7 @@ def link_target(doc_path: str, raw: str) -> str | None:
     a URL, an in-page anchor, root-relative, outside the corpus folders or not Markdown."""
     target = raw[1:-1] if raw.startswith("<") and raw.endswith(">") else raw
     target = target.split("#", 1)[0].split("?", 1)[0]
-    if not target or target.startswith(("/", "\\", ".project-corpus/")):
+    if not target or target.startswith(("/", "\\", CORPUS_PREFIX)):
         return None
     if scheme_re().match(target):
         return None
@@ -207,7 +216,7 @@ def evidence_ids(doc: Document, table: Targets) -> list[Reference]:
         for token in dict.fromkeys(t.rstrip(".") for t in tokens):
             if ID_MARK_RE.search(token) and not token.endswith(".md") and ID_RE.match(token):
                 target = _first(table.reports, token) or _first(table.tasks, token)
-                found.append(Reference("id", line, token, target or f"{REPORTS_DIR}{token}.md"))
+                found.append(Reference("id", line, token, target or report_path(token)))
     return found
 
 
@@ -216,7 +225,7 @@ def task_reference(doc: Document, table: Targets) -> list[Reference]:
     entry = next((m for m in doc.meta if m.key == "Task-ID"), None)
     if entry is None or not ID_RE.match(entry.value):
         return []
-    target = _first(table.tasks, entry.value) or f"{TASKS_DIR}{entry.value}.md"
+    target = _first(table.tasks, entry.value) or task_path(entry.value)
     return [Reference("task", entry.line, entry.value, target)]
 
 
@@ -226,7 +235,7 @@ def references(path: str, doc: Document, table: Targets) -> list[Reference]:
     found = outside_code(doc, path_references(doc, text) + link_references(path, doc, text))
     if path == STATUS_PATH:
         found += evidence_ids(doc, table)
-    elif path.startswith(REPORTS_DIR):
+    elif path.startswith(REPORTS_PREFIX):
         found += task_reference(doc, table)
     return sorted(found, key=lambda ref: ref.line)
 
@@ -260,7 +269,7 @@ def cited_reports(
         cited |= status_citations(status, table)
     if active is not None and active_path is not None:
         cited |= cited_paths(active_path, active, active.lines, table)
-    return {path for path in cited if path.startswith(REPORTS_DIR)}
+    return {path for path in cited if path.startswith(REPORTS_PREFIX)}
 
 
 def unresolved_reason(root: str, scopes: tuple[str, ...], target: str) -> str:

@@ -17,22 +17,23 @@ from typing import NamedTuple
 from project_corpus.core.digest import sha256_hex
 from project_corpus.core.errors import ContextError
 from project_corpus.core.jsonio import canonical_sha256
-from project_corpus.core.records import PROJECT_PATH
-from project_corpus.core.records import SOURCE_ROOTS
-from project_corpus.core.records import STATUS_PATH
 from project_corpus.core.records import Corpus
 from project_corpus.core.records import Document
 from project_corpus.core.records import Finding
 from project_corpus.core.records import Policy
 from project_corpus.corpus import classify
 from project_corpus.corpus import fs
-from project_corpus.corpus import layout
 from project_corpus.corpus import references
+from project_corpus.corpus import required
+from project_corpus.corpus.layout import CORPUS_DIR
+from project_corpus.corpus.layout import POLICY_PATH
+from project_corpus.corpus.layout import PROJECT_PATH
+from project_corpus.corpus.layout import SOURCE_ROOTS
+from project_corpus.corpus.layout import STATUS_PATH
 from project_corpus.corpus.markdown import parse_document
 from project_corpus.corpus.policy import EMPTY_POLICY
 from project_corpus.corpus.policy import ID_RE
 from project_corpus.corpus.policy import MAX_POLICY_BYTES
-from project_corpus.corpus.policy import POLICY_PATH
 from project_corpus.corpus.policy import in_scope
 from project_corpus.corpus.policy import may_hold
 from project_corpus.corpus.policy import parse_policy
@@ -199,20 +200,20 @@ def _collect(root: str | os.PathLike[str], strict: bool, skeletons: Skeletons) -
     root_path = fs.resolve_root(root)
     if strict:
         fs.require_corpus(root_path, root)
-    findings, warnings = layout.required_paths(root_path)
+    findings, warnings = required.required_paths(root_path)
     policy, policy_findings = _read_policy(root_path, findings)
     findings.extend(policy_findings)
     reader = _Reader(root_path, policy.read, strict, skeletons)
     for rel_dir, source_type in SOURCE_ROOTS.items():
-        if layout.is_real_dir(root_path, rel_dir):
+        if required.is_real_dir(root_path, rel_dir):
             reader.walk(rel_dir, source_type)
     findings.extend(reader.findings)
     raw = sorted(reader.sources, key=lambda s: s.path)
-    findings.extend(layout.path_findings([s.path for s in raw], strict))
+    findings.extend(required.path_findings([s.path for s in raw], strict))
     by_path = {s.path: s for s in raw}
     findings.extend(_scope_findings(policy, policy_findings, by_path))
     findings.extend(_canonical_findings(by_path, policy))
-    findings.extend(layout.generated_views(root_path))
+    findings.extend(required.generated_views(root_path))
     if strict and findings:
         codes = sorted({f.code for f in findings})
         raise ContextError(
@@ -267,7 +268,7 @@ def _assemble(
 
 
 def _read_policy(root: str, findings: list[Finding]) -> tuple[Policy, list[Finding]]:
-    if any(f.path in (POLICY_PATH, ".project-corpus") for f in findings):
+    if any(f.path in (POLICY_PATH, CORPUS_DIR) for f in findings):
         return EMPTY_POLICY, []
     try:
         data = fs.read_relative(root, POLICY_PATH, MAX_POLICY_BYTES, code="POLICY_PARSE")

@@ -8,10 +8,12 @@ from collections.abc import Iterable
 
 from project_corpus.core.records import Relation
 from project_corpus.core.records import Source
+from project_corpus.corpus.layout import ARTIFACT_DIRS
+from project_corpus.corpus.layout import inside
 from project_corpus.corpus.markdown import fenced_line_numbers
 
 SUPERSEDES_RE = re.compile(r"^Supersedes:[ \t]*(\S*)")
-TARGET_ROOTS = (".project-corpus/tasks/", ".project-corpus/reports/", ".project-corpus/history/")
+TARGET_ROOTS = tuple(inside(folder) for folder in ARTIFACT_DIRS)
 
 
 def declared_edges(source: Source) -> list[tuple[int, str]]:

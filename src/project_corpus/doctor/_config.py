@@ -12,8 +12,9 @@ from typing import Protocol
 from project_corpus.core.errors import ContextError
 from project_corpus.core.records import SEVERITIES
 from project_corpus.corpus import fs
+from project_corpus.corpus.layout import LINT_CONFIG_PATH
 
-DEFAULT_CONFIG_PATH = ".project-corpus/lint.yaml"
+DEFAULT_CONFIG_PATH = LINT_CONFIG_PATH
 MAX_CONFIG_BYTES = 256 * 1024
 DEFAULT_STATUS_MAX_BYTES = 12_000
 TOP_KEYS = ("rules", "ignore", "volatile_terms", "status_max_bytes", "status_max_age_days")

@@ -18,9 +18,9 @@ from project_corpus.core.errors import ContextError
 from project_corpus.core.jsonio import parse_json_bytes
 from project_corpus.corpus import fs
 from project_corpus.corpus.inputs import MAX_INPUT_BYTES
+from project_corpus.corpus.layout import CANDIDATES_DIR
 from project_corpus.doctor.records import LoadedJSON
 
-CANDIDATES_DIR = ".project-corpus/candidates"
 NEWLINE_RE = re.compile("\n")
 MAX_POINTER_DEPTH = 4
 

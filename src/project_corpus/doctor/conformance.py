@@ -19,7 +19,7 @@ from project_corpus.doctor.records import snapshot_issues
 def missing_required_path(view: DoctorView) -> Iterator[Issue]:
     """A file or folder that Protocol V2 requires is missing.
 
-    Detected by `project_corpus.corpus.layout.required_paths`.
+    Detected by `project_corpus.corpus.required.required_paths`.
 
     ## Why it matters
     Agents bootstrap from `AGENTS.md`, `policy.toml`, `state/PROJECT.md` and
@@ -37,7 +37,7 @@ def missing_required_path(view: DoctorView) -> Iterator[Issue]:
 def required_path_link(view: DoctorView) -> Iterator[Issue]:
     """A required path is a symbolic link or a special file instead of a real file or folder.
 
-    Detected by `project_corpus.corpus.layout.required_paths`.
+    Detected by `project_corpus.corpus.required.required_paths`.
 
     ## Why it matters
     Links are never followed: a linked corpus folder could point anywhere on the machine,

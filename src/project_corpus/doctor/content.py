@@ -16,13 +16,13 @@ from operator import add
 from operator import attrgetter
 from operator import itemgetter
 
-from project_corpus.core.records import STATUS_PATH
 from project_corpus.core.records import Document
 from project_corpus.core.records import Source
 from project_corpus.core.records import Span
 from project_corpus.core.timeparse import parse_timestamp
 from project_corpus.corpus.classify import AUTHORITY_CLASSES
 from project_corpus.corpus.classify import TIMESTAMP_KEYS
+from project_corpus.corpus.layout import STATUS_PATH
 from project_corpus.corpus.protocol import check_artifact
 from project_corpus.doctor import _volatile as volatile
 from project_corpus.doctor.records import ContentScan

@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from project_corpus.core.errors import ContextError
-from project_corpus.core.records import CACHE_DIR
+from project_corpus.corpus.layout import CACHE_DIR
 from project_corpus.doctor.records import DoctorView
 from project_corpus.doctor.records import Issue
 from project_corpus.doctor.records import check

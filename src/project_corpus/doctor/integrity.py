@@ -16,13 +16,13 @@ from datetime import date
 from datetime import datetime
 from datetime import timedelta
 
-from project_corpus.core.records import STATUS_PATH
 from project_corpus.core.records import Corpus
 from project_corpus.core.records import Document
 from project_corpus.core.records import MetaLine
 from project_corpus.core.records import Source
 from project_corpus.core.timeparse import parse_timestamp
 from project_corpus.corpus import references
+from project_corpus.corpus.layout import STATUS_PATH
 from project_corpus.corpus.policy import ID_RE
 from project_corpus.corpus.protocol import has_next_action
 from project_corpus.doctor.records import DoctorView

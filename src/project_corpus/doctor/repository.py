@@ -6,15 +6,16 @@ import os
 from collections.abc import Iterator
 
 from project_corpus.core.errors import ContextError
-from project_corpus.core.records import CACHE_DIR
 from project_corpus.corpus import fs
+from project_corpus.corpus.layout import CACHE_DIR
+from project_corpus.corpus.layout import CORPUS_DIR
 from project_corpus.doctor import _gitignore as gitignore
 from project_corpus.doctor.records import DoctorView
 from project_corpus.doctor.records import Issue
 from project_corpus.doctor.records import check
 from project_corpus.doctor.records import snapshot_issues
 
-GITIGNORE_DIRS = ("", ".project-corpus", CACHE_DIR)
+GITIGNORE_DIRS = ("", CORPUS_DIR, CACHE_DIR)
 MAX_GITIGNORE_BYTES = 64 * 1024
 
 
@@ -41,7 +42,7 @@ def _read_gitignore(root: str, directory: str) -> tuple[gitignore.Pattern, ...]:
 def missing_artifact_dir(view: DoctorView) -> Iterator[Issue]:
     """An artifact folder (`tasks/`, `reports/` or `history/`) is absent.
 
-    Detected by `project_corpus.corpus.layout.required_paths`.
+    Detected by `project_corpus.corpus.required.required_paths`.
 
     ## Why it matters
     Git keeps no empty folder, so a freshly cloned corpus often lacks one; every command
@@ -50,7 +51,7 @@ def missing_artifact_dir(view: DoctorView) -> Iterator[Issue]:
     vanished by mistake looks exactly the same.
 
     ## How it is checked
-    The snapshot (`project_corpus.corpus.layout.required_paths`) reports each of the three
+    The snapshot (`project_corpus.corpus.required.required_paths`) reports each of the three
     folders that does not exist; a folder that is a link or a file is `REQUIRED_PATH_LINK`
     or `MISSING_REQUIRED_PATH` instead.
 

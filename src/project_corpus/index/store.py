@@ -13,11 +13,14 @@ import sqlite3
 
 from project_corpus.core.about import __version__
 from project_corpus.core.errors import ContextError
-from project_corpus.core.records import CACHE_DIR
 from project_corpus.core.records import INDEX_SCHEMA_VERSION
 from project_corpus.core.records import Corpus
 from project_corpus.core.records import item_id
 from project_corpus.corpus import fs
+from project_corpus.corpus.layout import CACHE_DIR
+from project_corpus.corpus.layout import CORPUS_DIR
+from project_corpus.corpus.layout import DEFAULT_INDEX_NAME
+from project_corpus.corpus.layout import DEFAULT_INDEX_PATH
 from project_corpus.corpus.skeleton import SKELETON_VERSION
 from project_corpus.corpus.skeleton import Skeletons
 from project_corpus.corpus.skeleton import skeleton_of
@@ -29,7 +32,6 @@ from project_corpus.index.schema import StoredItem
 from project_corpus.index.schema import StoredSource
 from project_corpus.index.schema import check_schema
 
-DEFAULT_INDEX = f"{CACHE_DIR}/context.sqlite3"
 STAGING_PREFIX = ".staging-"
 MAX_INDEX_BYTES = 128 * 1024 * 1024
 
@@ -38,7 +40,7 @@ def resolve_index_path(root: str, index: str | None) -> str:
     """The index file name inside ROOT/.project-corpus/cache, checked before any source is
     read (INDEX_PATH for anything else). Relative paths are resolved against the cwd."""
     if index is None:
-        return DEFAULT_INDEX.rsplit("/", 1)[1]
+        return DEFAULT_INDEX_NAME
     if ".." in index.replace("\\", "/").split("/"):
         raise ContextError("INDEX_PATH", f"{index}: `..` is not allowed in the index path")
     absolute = os.path.abspath(index)
@@ -47,13 +49,11 @@ def resolve_index_path(root: str, index: str | None) -> str:
     project, corpus_name = os.path.split(corpus_dir)
     # The components inside the project are opened without following links later on;
     # the part above them may be reached through links (it is the root, resolved once).
-    if (corpus_name, cache_name) != (".project-corpus", "cache") or os.path.realpath(
-        project
-    ) != str(root):
+    if f"{corpus_name}/{cache_name}" != CACHE_DIR or os.path.realpath(project) != str(root):
         raise ContextError(
             "INDEX_PATH",
             f"{index}: the index must be a file directly inside {CACHE_DIR}/",
-            hint=f"use the default {DEFAULT_INDEX}",
+            hint=f"use the default {DEFAULT_INDEX_PATH}",
         )
     if not name.endswith(".sqlite3") or name == ".sqlite3" or name.startswith(STAGING_PREFIX):
         raise ContextError(
@@ -64,7 +64,7 @@ def resolve_index_path(root: str, index: str | None) -> str:
 
 def _check_cache_dir(root: str, create: bool) -> bool:
     """True when cache/ exists as a real directory; creates it (with .gitignore) if asked."""
-    with fs.open_dir(root, ".project-corpus") as pc_fd:
+    with fs.open_dir(root, CORPUS_DIR) as pc_fd:
         kind = fs.entry_kind(pc_fd, "cache")
         if kind is None and create:
             try:

@@ -12,9 +12,9 @@ from __future__ import annotations
 from bisect import bisect_right
 from collections.abc import Iterable
 
-from project_corpus.core.records import PROJECT_PATH
 from project_corpus.core.records import Corpus
 from project_corpus.corpus.items import LazyItems
+from project_corpus.corpus.layout import PROJECT_PATH
 from project_corpus.corpus.snapshot import paused_gc
 from project_corpus.retrieval import glossary
 from project_corpus.retrieval import links

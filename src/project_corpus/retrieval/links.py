@@ -11,14 +11,16 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Protocol
 
-from project_corpus.core.records import STATUS_PATH
 from project_corpus.core.records import Item
 from project_corpus.core.records import Source
+from project_corpus.corpus.layout import REPORTS_DIR
+from project_corpus.corpus.layout import STATUS_PATH
+from project_corpus.corpus.layout import inside
 from project_corpus.corpus.references import EVIDENCE_SECTION
 from project_corpus.corpus.references import ID_TOKEN_RE
 from project_corpus.corpus.references import PATH_RE
 
-REPORTS_PREFIX = ".project-corpus/reports/"
+REPORTS_PREFIX = inside(REPORTS_DIR)
 # A pointer never lifts an old source over current ones without historical intent
 # (docs/retrieval.md rule 5).
 OLD = ("superseded", "historical")

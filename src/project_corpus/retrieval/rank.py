@@ -8,8 +8,8 @@ from collections.abc import Iterator
 from typing import NamedTuple
 
 from project_corpus.core.errors import ContextError
-from project_corpus.core.records import STATUS_PATH
 from project_corpus.core.records import Corpus
+from project_corpus.corpus.layout import STATUS_PATH
 from project_corpus.retrieval import glossary
 from project_corpus.retrieval import links
 from project_corpus.retrieval import prune

@@ -14,10 +14,10 @@ import math
 from functools import lru_cache
 from typing import NamedTuple
 
-from project_corpus.core.records import PROJECT_PATH
-from project_corpus.core.records import STATUS_PATH
 from project_corpus.core.records import Item
 from project_corpus.core.records import Source
+from project_corpus.corpus.layout import PROJECT_PATH
+from project_corpus.corpus.layout import STATUS_PATH
 from project_corpus.retrieval import text as textmod
 from project_corpus.retrieval import vocabulary
 

@@ -12,14 +12,14 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from project_corpus.core.errors import ContextError
-from project_corpus.core.records import PROJECT_PATH
-from project_corpus.core.records import STATUS_PATH
 from project_corpus.core.records import SUMMARY_SEPARATOR
 from project_corpus.core.records import Corpus
 from project_corpus.core.records import Document
 from project_corpus.core.records import Source
 from project_corpus.core.records import Span
 from project_corpus.corpus.items import make_item
+from project_corpus.corpus.layout import PROJECT_PATH
+from project_corpus.corpus.layout import STATUS_PATH
 from project_corpus.corpus.markdown import COMMENT_RE
 from project_corpus.corpus.markdown import FENCE_RE
 from project_corpus.corpus.protocol import PROJECT_SECTIONS

@@ -19,13 +19,17 @@ from pathlib import Path
 from string import Template
 
 from project_corpus.core.errors import ContextError
-from project_corpus.core.records import PROJECT_PATH
-from project_corpus.core.records import STATUS_PATH
+from project_corpus.corpus.layout import CACHE_GITIGNORE
+from project_corpus.corpus.layout import HISTORY_DIR
+from project_corpus.corpus.layout import POLICY_PATH
+from project_corpus.corpus.layout import PROJECT_PATH
+from project_corpus.corpus.layout import REPORTS_DIR
+from project_corpus.corpus.layout import STATUS_PATH
+from project_corpus.corpus.layout import TASKS_DIR
 from project_corpus.corpus.policy import ID_RE
-from project_corpus.corpus.policy import POLICY_PATH
 
 LANGUAGES = ("en", "ru")
-KINDS = {"task": ".project-corpus/tasks", "report": ".project-corpus/reports"}
+KINDS = {"task": TASKS_DIR, "report": REPORTS_DIR}
 KEEP = ".gitkeep"
 INIT_FILES = (
     ("AGENTS.md", "AGENTS.md"),
@@ -34,8 +38,8 @@ INIT_FILES = (
     (STATUS_PATH, "STATUS.md"),
     (f"{KINDS['task']}/{KEEP}", None),
     (f"{KINDS['report']}/{KEEP}", None),
-    (f".project-corpus/history/{KEEP}", None),
-    (".project-corpus/cache/.gitignore", None),
+    (f"{HISTORY_DIR}/{KEEP}", None),
+    (CACHE_GITIGNORE, None),
 )
 _FLAGS = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | getattr(os, "O_CLOEXEC", 0)
 _DIR_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | getattr(os, "O_CLOEXEC", 0)
