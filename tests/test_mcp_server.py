@@ -380,8 +380,9 @@ def test_input_schemas_are_strict_and_have_no_paths() -> None:
 
 @pytest.mark.slow
 def test_mcp_bounds_equal_the_clis() -> None:
-    """The tools' integer bounds and defaults are the CLI options' (one home: retrieval)."""
+    """The tools' integer bounds and defaults are the CLI options' (one home: core.bounds)."""
     from project_corpus.cli import context_commands
+    from project_corpus.core.bounds import BOUNDS
     from project_corpus.mcp_server import server as mcp_server
     from project_corpus.retrieval import bundle
     from project_corpus.retrieval import rank
@@ -390,12 +391,17 @@ def test_mcp_bounds_equal_the_clis() -> None:
         return next(p for p in command.params if p.name == name)
 
     for tool, key, command, (low, high) in (
-        ("corpus.context_query", "limit", context_commands.query, (1, rank.MAX_LIMIT)),
+        (
+            "corpus.context_query",
+            "limit",
+            context_commands.query,
+            (BOUNDS.limit.low, BOUNDS.limit.high),
+        ),
         (
             "corpus.context_bundle",
             "max_tokens",
             context_commands.bundle,
-            (bundle.MIN_TOKENS, bundle.MAX_TOKENS),
+            (BOUNDS.max_tokens.low, BOUNDS.max_tokens.high),
         ),
     ):
         schema = mcp_server.tool_definition(tool).input_schema["properties"][key]
@@ -403,8 +409,8 @@ def test_mcp_bounds_equal_the_clis() -> None:
         assert (schema["minimum"], schema["maximum"]) == (low, high)
         assert str(schema["default"]) == option.default
         assert f"{low}..{high} (default {schema['default']})" in str(getattr(option, "help", ""))
-    assert rank.check_limit(rank.DEFAULT_LIMIT) == rank.DEFAULT_LIMIT
-    assert bundle.check_budget(bundle.DEFAULT_TOKENS) == bundle.DEFAULT_TOKENS
+    assert rank.check_limit(BOUNDS.limit.default) == BOUNDS.limit.default
+    assert bundle.check_budget(BOUNDS.max_tokens.default) == BOUNDS.max_tokens.default
 
 
 # --- in-process server (the same handlers, the SDK's in-memory client) ---------------------

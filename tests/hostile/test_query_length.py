@@ -8,11 +8,13 @@ from pathlib import Path
 
 import pytest
 
+from project_corpus.core.bounds import BOUNDS
 from project_corpus.core.errors import ContextError
-from project_corpus.retrieval.rank import MAX_QUERY_BYTES
 from project_corpus.retrieval.rank import check_query
 from tests.conftest import Run
 from tests.hostile.support import assert_stable
+
+MAX_QUERY_BYTES = BOUNDS.query_bytes
 
 
 @pytest.mark.parametrize("command", ["query", "bundle"])

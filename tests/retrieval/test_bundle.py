@@ -13,6 +13,7 @@ from hypothesis import given
 from hypothesis import settings
 from hypothesis import strategies as st
 
+from project_corpus.core.bounds import BOUNDS
 from project_corpus.core.errors import ContextError
 from project_corpus.core.jsonio import canonical_bytes
 from project_corpus.core.jsonio import canonical_sha256
@@ -546,7 +547,8 @@ def test_bundle_limit_when_the_mandatory_part_does_not_fit(
     make_corpus: MakeCorpus, cli: Cli, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # The query bound (4 KiB) keeps this out of reach; lifted here to test the envelope.
-    monkeypatch.setattr("project_corpus.retrieval.rank.MAX_QUERY_BYTES", 1 << 20)
+    lifted = BOUNDS._replace(query_bytes=1 << 20)
+    monkeypatch.setattr("project_corpus.retrieval.rank.BOUNDS", lifted)
     root = built(make_corpus)
     huge = "cache " * 11000
     with pytest.raises(ContextError) as caught:

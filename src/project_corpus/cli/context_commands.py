@@ -10,6 +10,7 @@ from project_corpus.cli.options import format_option
 from project_corpus.cli.options import index_option
 from project_corpus.cli.options import resolve_format
 from project_corpus.cli.options import root_arg
+from project_corpus.core.bounds import BOUNDS
 from project_corpus.core.errors import EXIT_FINDINGS
 from project_corpus.core.errors import EXIT_OK
 
@@ -37,7 +38,12 @@ def build(root: str, index: str | None, fmt: str) -> int:
 @root_arg()
 @click.argument("query")
 @index_option
-@click.option("--limit", default="20", metavar="N", help="Maximum results, 1..100 (default 20).")
+@click.option(
+    "--limit",
+    default=str(BOUNDS.limit.default),
+    metavar="N",
+    help=BOUNDS.limit.help("Maximum results"),
+)
 @format_option("json", "text")
 def query(root: str, query: str, index: str | None, limit: str, fmt: str) -> int:
     """Ranked pointers into ROOT's sources for QUERY (index must be current)."""
@@ -59,9 +65,9 @@ def query(root: str, query: str, index: str | None, limit: str, fmt: str) -> int
 @click.option(
     "--max-tokens",
     "max_tokens",
-    default="1200",
+    default=str(BOUNDS.max_tokens.default),
     metavar="N",
-    help="Excerpt token budget, 80..20000 (default 1200).",
+    help=BOUNDS.max_tokens.help("Excerpt token budget"),
 )
 @format_option("json", "text")
 def bundle(root: str, query: str, index: str | None, max_tokens: str, fmt: str) -> int:

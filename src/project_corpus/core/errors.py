@@ -10,6 +10,8 @@ MCP server returns as an error result.
 
 from __future__ import annotations
 
+from project_corpus.core.bounds import BOUNDS
+
 EXIT_OK = 0
 EXIT_FINDINGS = 1
 EXIT_ERROR = 2
@@ -66,10 +68,14 @@ ERRORS: dict[str, str] = {
     "INDEX_STALE": "A scoped source was added, removed or changed since the index was built.",
     # Retrieval and bundles (docs/retrieval.md, docs/bundle.md)
     "QUERY_EMPTY": "The query has no word character.",
-    "QUERY_INVALID": "The query is not valid Unicode text or is longer than 4 KiB of UTF-8.",
-    "QUERY_LIMIT": "The result limit (--limit) must be an integer from 1 to 100.",
-    "BUDGET_INVALID": "max_tokens must be an integer from 80 to 20,000.",
-    "BUNDLE_LIMIT": "Even the mandatory summaries do not fit the 65,536-byte envelope.",
+    "QUERY_INVALID": "The query is not valid Unicode text or is longer than "
+    f"{BOUNDS.query_bytes // 1024} KiB of UTF-8.",
+    "QUERY_LIMIT": "The result limit (--limit) must be an integer "
+    f"from {BOUNDS.limit.low} to {BOUNDS.limit.high}.",
+    "BUDGET_INVALID": f"max_tokens must be an integer from {BOUNDS.max_tokens.low} to "
+    f"{BOUNDS.max_tokens.high:,}.",
+    "BUNDLE_LIMIT": "Even the mandatory summaries do not fit the "
+    f"{BOUNDS.envelope_bytes:,}-byte envelope.",
     "BUNDLE_HASH": "The bundle's hash does not verify (tampered or malformed bundle).",
     "BUNDLE_SIZE": "The bundle's serialized_bytes does not match or exceeds the envelope bound.",
     "CONSUMER_INVALID": "The consumer ID must be 1 to 128 characters, not blank.",

@@ -10,6 +10,8 @@ import json
 from collections.abc import Callable
 from typing import NamedTuple
 
+from project_corpus.core.bounds import BOUNDS
+from project_corpus.core.bounds import Range
 from project_corpus.core.errors import ContextError
 from project_corpus.core.records import SHA256_RE
 from project_corpus.corpus.classify import AUTHORITY_CLASSES
@@ -17,7 +19,6 @@ from project_corpus.corpus.classify import TEMPORAL_STATUSES
 from project_corpus.retrieval import text as textmod
 
 SCHEMA_VERSION = "1"
-MAX_CASES = 1000
 MAX_LIST = 256
 MAX_TEXT = 4000
 MAX_PROBLEMS = 20
@@ -29,9 +30,9 @@ class EvalCase(NamedTuple):
     case_index: int
     query: str
     name: str
-    max_tokens: int = 1200
-    retrieval_limit: int = 20
-    top_k: int = 5
+    max_tokens: int = BOUNDS.max_tokens.default
+    retrieval_limit: int = BOUNDS.limit.default
+    top_k: int = BOUNDS.top_k.default
     expected_top_source_path: str | None = None
     expected_top_k_paths: tuple[str, ...] | None = None
     expected_temporal_status: str | None = None
@@ -57,11 +58,11 @@ def _is_int(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def _int_range(low: int, high: int) -> Checker:
+def _int_range(bounds: Range) -> Checker:
     def check(value: object) -> tuple[object, str | None]:
-        if _is_int(value) and low <= value <= high:  # type: ignore[operator]
+        if isinstance(value, int) and not isinstance(value, bool) and bounds.holds(value):
             return value, None
-        return None, f"an integer from {low} to {high}"
+        return None, f"an integer from {bounds.low} to {bounds.high}"
 
     return check
 
@@ -134,9 +135,9 @@ _CLASSES = _list_of(_enum(AUTHORITY_CLASSES), "authority classes")
 CASE_KEYS: dict[str, Checker] = {
     "query": _query,
     "name": _text,
-    "max_tokens": _int_range(80, 20000),
-    "retrieval_limit": _int_range(1, 100),
-    "top_k": _int_range(1, 100),
+    "max_tokens": _int_range(BOUNDS.max_tokens),
+    "retrieval_limit": _int_range(BOUNDS.limit),
+    "top_k": _int_range(BOUNDS.top_k),
     "expected_top_source_path": _text,
     "expected_top_k_paths": _PATHS,
     "expected_temporal_status": _enum(TEMPORAL_STATUSES),
@@ -199,10 +200,12 @@ def _top_level_problems(dataset: object) -> list[str]:
     if not isinstance(version, str) or version != SCHEMA_VERSION:
         problems.append(f'dataset: key "schema_version": expected "1", got {_show(version)}')
     cases = dataset.get("cases", [])
-    if "cases" in dataset and (not isinstance(cases, list) or not 1 <= len(cases) <= MAX_CASES):
+    if "cases" in dataset and (
+        not isinstance(cases, list) or not 1 <= len(cases) <= BOUNDS.eval_cases
+    ):
         shown = f"{len(cases)} cases" if isinstance(cases, list) else _show(cases)
         problems.append(
-            f'dataset: key "cases": expected a list of 1 to {MAX_CASES} cases, got {shown}'
+            f'dataset: key "cases": expected a list of 1 to {BOUNDS.eval_cases} cases, got {shown}'
         )
     return problems
 

@@ -14,6 +14,7 @@ import math
 from collections.abc import Callable
 from typing import NamedTuple
 
+from project_corpus.core.bounds import BOUNDS
 from project_corpus.core.jsonio import canonical_bytes
 from project_corpus.core.records import Corpus
 from project_corpus.evaluate.dataset import EvalCase
@@ -22,8 +23,6 @@ from project_corpus.retrieval.bundle import bundle_and_search
 from project_corpus.retrieval.order import Result
 from project_corpus.retrieval.rank import check_limit
 from project_corpus.retrieval.rank import check_query
-
-ENVELOPE_BYTES = 65536
 
 
 class Verdict(NamedTuple):
@@ -253,10 +252,10 @@ def budget_compliant(obs: Observation) -> Verdict:
             f"recomputed {used} of {obs.case.max_tokens}"
         )
     size = len(canonical_bytes(obs.bundle))
-    if obs.bundle.get("serialized_bytes") != size or size > ENVELOPE_BYTES:
+    if obs.bundle.get("serialized_bytes") != size or size > BOUNDS.envelope_bytes:
         problems.append(
             f"serialized_bytes {obs.bundle.get('serialized_bytes')}, canonical size {size},"
-            f" bound {ENVELOPE_BYTES}"
+            f" bound {BOUNDS.envelope_bytes}"
         )
     return _boolean(problems)
 

@@ -14,16 +14,12 @@ from typing import Any
 from typing import NamedTuple
 
 from project_corpus.candidate import validate_candidate
+from project_corpus.core.bounds import BOUNDS
 from project_corpus.core.errors import ContextError
 from project_corpus.corpus.snapshot import collect
 from project_corpus.doctor import memory_doctor
-from project_corpus.retrieval.bundle import DEFAULT_TOKENS
-from project_corpus.retrieval.bundle import MAX_TOKENS
-from project_corpus.retrieval.bundle import MIN_TOKENS
 from project_corpus.retrieval.bundle import check_budget
 from project_corpus.retrieval.bundle import compile_bundle
-from project_corpus.retrieval.rank import DEFAULT_LIMIT
-from project_corpus.retrieval.rank import MAX_LIMIT
 from project_corpus.retrieval.rank import check_limit
 from project_corpus.retrieval.rank import check_query
 from project_corpus.retrieval.rank import query_index
@@ -51,13 +47,13 @@ class ToolSpec(NamedTuple):
 
 
 def _query(root: str, args: Mapping[str, Any]) -> Mapping[str, object]:
-    limit = check_limit(args.get("limit", DEFAULT_LIMIT))
+    limit = check_limit(args.get("limit", BOUNDS.limit.default))
     check_query(args["query"])
     return query_index(collect(root), args["query"], limit)
 
 
 def _bundle(root: str, args: Mapping[str, Any]) -> Mapping[str, object]:
-    budget = check_budget(args.get("max_tokens", DEFAULT_TOKENS))
+    budget = check_budget(args.get("max_tokens", BOUNDS.max_tokens.default))
     check_query(args["query"])
     return compile_bundle(collect(root), args["query"], budget)
 
@@ -84,9 +80,9 @@ TOOLS: dict[str, ToolSpec] = {
                 "integer",
                 False,
                 {
-                    "minimum": 1,
-                    "maximum": MAX_LIMIT,
-                    "default": DEFAULT_LIMIT,
+                    "minimum": BOUNDS.limit.low,
+                    "maximum": BOUNDS.limit.high,
+                    "default": BOUNDS.limit.default,
                     "description": "Maximum results.",
                 },
             ),
@@ -104,9 +100,9 @@ TOOLS: dict[str, ToolSpec] = {
                 "integer",
                 False,
                 {
-                    "minimum": MIN_TOKENS,
-                    "maximum": MAX_TOKENS,
-                    "default": DEFAULT_TOKENS,
+                    "minimum": BOUNDS.max_tokens.low,
+                    "maximum": BOUNDS.max_tokens.high,
+                    "default": BOUNDS.max_tokens.default,
                     "description": "Excerpt token budget.",
                 },
             ),

@@ -8,6 +8,7 @@ in `docs/bundle.md`; the bundle's keys, bound and hash are in `bundle_format.py`
 
 from __future__ import annotations
 
+from project_corpus.core.bounds import BOUNDS
 from project_corpus.core.errors import ContextError
 from project_corpus.core.jsonio import canonical_bytes
 from project_corpus.core.records import INDEX_SCHEMA_VERSION
@@ -17,7 +18,6 @@ from project_corpus.core.timeparse import utc_now
 from project_corpus.retrieval import text as textmod
 from project_corpus.retrieval.analysis import Analysis
 from project_corpus.retrieval.analysis import JSONDict
-from project_corpus.retrieval.bundle_format import MAX_ENVELOPE_BYTES
 from project_corpus.retrieval.bundle_format import SCHEMA_VERSION
 from project_corpus.retrieval.bundle_format import bundle_hash
 from project_corpus.retrieval.order import Result
@@ -27,11 +27,8 @@ from project_corpus.retrieval.rank import parse_int
 from project_corpus.retrieval.rank import search
 from project_corpus.retrieval.summary import mandatory_entries
 
-MIN_TOKENS = 80
-MAX_TOKENS = 20_000
-DEFAULT_TOKENS = 1200
-MAX_ITEMS = 50
-RETRIEVAL_LIMIT = 100
+# The bundle ranks from the longest result list a query may ask for.
+RETRIEVAL_LIMIT = BOUNDS.limit.high
 ESTIMATOR = "utf8_excerpt_bytes_div_4_ceil"
 
 
@@ -39,13 +36,13 @@ ESTIMATOR = "utf8_excerpt_bytes_div_4_ceil"
 
 
 def check_budget(value: object) -> int:
-    """`max_tokens` as an int from 80 to 20,000 (an int, or the CLI's decimal string)."""
+    """`max_tokens` as an int in `BOUNDS.max_tokens` (an int, or the CLI's decimal string)."""
     number = parse_int(value)
-    if number is None or not MIN_TOKENS <= number <= MAX_TOKENS:
+    if number is None or not BOUNDS.max_tokens.holds(number):
         shown = repr(value)[:40]
+        low, high = BOUNDS.max_tokens.low, BOUNDS.max_tokens.high
         raise ContextError(
-            "BUDGET_INVALID",
-            f"max_tokens must be an integer from {MIN_TOKENS} to {MAX_TOKENS}, got {shown}",
+            "BUDGET_INVALID", f"max_tokens must be an integer from {low} to {high}, got {shown}"
         )
     return number
 
@@ -59,7 +56,8 @@ def estimate_tokens(text: str) -> int:
 
 
 def ranked_results(query: str, results: list[Result]) -> tuple[list[Result], int]:
-    """The query's RESULTS (limit 100) after the history filter, and how many it excluded."""
+    """The query's RESULTS (at most `RETRIEVAL_LIMIT`) after the history filter, and how many
+    it excluded."""
     if textmod.has_historical_intent(textmod.query_stems(query)):
         return results, 0
     excluded = {"superseded"}
@@ -91,7 +89,7 @@ def select_ranked(
     seen = {str(entry["item_id"]) for entry in items}
     used = over_budget = over_envelope = 0
     for result in results:
-        if len(items) >= MAX_ITEMS:
+        if len(items) >= BOUNDS.bundle_items:
             break
         item = result.item
         if item.item_id in seen:
@@ -132,7 +130,7 @@ def _budget(
         "max_tokens": max_tokens,
         "estimated_tokens": estimated,
         "estimator": ESTIMATOR,
-        "max_envelope_bytes": MAX_ENVELOPE_BYTES,
+        "max_envelope_bytes": BOUNDS.envelope_bytes,
         "omitted": {"budget": budget, "envelope": envelope, "history_filter": history},
     }
 
@@ -159,7 +157,7 @@ def _skeleton(
         "mandatory_reads": reads,
         "budget": _budget(max_tokens, max_tokens, most, most, most),
         "items": items,
-        "serialized_bytes": MAX_ENVELOPE_BYTES,
+        "serialized_bytes": BOUNDS.envelope_bytes,
         "non_authoritative": True,
         "bundle_sha256": "0" * 64,
     }
@@ -179,16 +177,16 @@ def _seal(bundle: dict[str, object]) -> dict[str, object]:
     while size != (actual := base + len(str(size))):
         size = actual
     bundle["serialized_bytes"] = size
-    if size > MAX_ENVELOPE_BYTES:
+    if size > BOUNDS.envelope_bytes:
         raise ContextError(
-            "BUNDLE_LIMIT", f"the bundle needs {size} bytes, more than {MAX_ENVELOPE_BYTES}"
+            "BUNDLE_LIMIT", f"the bundle needs {size} bytes, more than {BOUNDS.envelope_bytes}"
         )
     bundle["bundle_sha256"] = bundle_hash(bundle)
     return bundle
 
 
 def compile_bundle(
-    corpus: Corpus, query: str, max_tokens: int = DEFAULT_TOKENS
+    corpus: Corpus, query: str, max_tokens: int = BOUNDS.max_tokens.default
 ) -> dict[str, object]:
     """The Context Bundle v1 for QUERY over a verified CORPUS (docs/bundle.md)."""
     return bundle_and_search(corpus, query, max_tokens)[0]
@@ -197,11 +195,11 @@ def compile_bundle(
 def bundle_and_search(
     corpus: Corpus, query: str, max_tokens: int, *, analysis: Analysis | None = None
 ) -> tuple[dict[str, object], list[Result]]:
-    """`compile_bundle`'s bundle and the search it ranked from (limit 100, before the history
-    filter). The first N results of that search are `search(corpus, query, N)`'s (a kept
-    item never yields its place to one the shorter search stops before): eval takes a case's
-    search from it instead of searching again. ANALYSIS, when given, is CORPUS's (eval makes
-    it once for all of its compiles)."""
+    """`compile_bundle`'s bundle and the search it ranked from (`RETRIEVAL_LIMIT` results,
+    before the history filter). The first N results of that search are
+    `search(corpus, query, N)`'s (a kept item never yields its place to one the shorter search
+    stops before): eval takes a case's search from it instead of searching again. ANALYSIS,
+    when given, is CORPUS's (eval makes it once for all of its compiles)."""
     max_tokens = check_budget(max_tokens)
     check_query(query)
     analysis = analysis_of(corpus, analysis)
@@ -209,10 +207,10 @@ def bundle_and_search(
     items = [item for item, _ in entries]
     bundle = _skeleton(corpus, query, max_tokens, items, [read for _, read in entries])
     base = len(canonical_bytes(bundle))
-    if base > MAX_ENVELOPE_BYTES:
+    if base > BOUNDS.envelope_bytes:
         raise ContextError(
             "BUNDLE_LIMIT",
-            f"the mandatory summaries alone need {base} bytes, more than {MAX_ENVELOPE_BYTES}",
+            f"the mandatory summaries alone need {base} bytes, more than {BOUNDS.envelope_bytes}",
         )
     mandatory_tokens = sum(estimate_tokens(str(item["text"])) for item in items)
     found = search(corpus, query, RETRIEVAL_LIMIT, analysis=analysis)
@@ -220,7 +218,7 @@ def bundle_and_search(
     snapshot = bundle["selected_source_snapshot"]
     assert isinstance(snapshot, dict)
     used, over_budget, over_envelope = select_ranked(
-        results, items, snapshot, max_tokens - mandatory_tokens, MAX_ENVELOPE_BYTES - base
+        results, items, snapshot, max_tokens - mandatory_tokens, BOUNDS.envelope_bytes - base
     )
     bundle["budget"] = _budget(
         max_tokens, mandatory_tokens + used, over_budget, over_envelope, filtered

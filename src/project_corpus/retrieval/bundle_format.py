@@ -1,5 +1,5 @@
-"""The shape of a Context Bundle v1 (docs/bundle.md): its keys and their JSON types, the
-envelope bound and the bundle hash.
+"""The shape of a Context Bundle v1 (docs/bundle.md): its keys and their JSON types and the
+bundle hash (the envelope bound is `core.bounds.BOUNDS.envelope_bytes`).
 
 Apart from `bundle.py` (which compiles bundles) so that a receipt and the doctor's
 `--bundle` check, which only verify one, do not import retrieval (~5 ms of a receipt's start).
@@ -27,7 +27,6 @@ BUNDLE_TYPES: dict[str, type] = {
     "non_authoritative": bool,
     "bundle_sha256": str,
 }
-MAX_ENVELOPE_BYTES = 65_536
 HASH_EXCLUDED = ("created_at", "bundle_sha256")
 
 

@@ -7,6 +7,7 @@ import re
 from collections.abc import Iterator
 from typing import NamedTuple
 
+from project_corpus.core.bounds import BOUNDS
 from project_corpus.core.errors import ContextError
 from project_corpus.core.records import Corpus
 from project_corpus.corpus.layout import STATUS_PATH
@@ -26,14 +27,9 @@ from project_corpus.retrieval.score import idf
 from project_corpus.retrieval.score import prior_bound
 from project_corpus.retrieval.score import score_item
 
-MAX_LIMIT = 100
-DEFAULT_LIMIT = 20  # the CLI's `--limit` and the MCP tool's `limit` default
 # An int option as the CLI passes it (a decimal string); at most 9 digits after leading zeros,
 # so a huge number is a range error, not Python's int-digits ValueError.
 _INT_RE = re.compile(r"0*([0-9]{1,9})")
-
-# A query is a few words; a longer one only holds the single worker (CLI and MCP alike).
-MAX_QUERY_BYTES = 4096
 
 
 def check_query(query: object) -> list[str]:
@@ -42,14 +38,15 @@ def check_query(query: object) -> list[str]:
     word character."""
     if not isinstance(query, str):
         raise ContextError("QUERY_EMPTY", "the query must be text")
+    most = BOUNDS.query_bytes  # a few words; more only holds the single worker (CLI and MCP)
     try:
-        size = len(query.encode("utf-8")) if len(query) <= MAX_QUERY_BYTES else len(query)
+        size = len(query.encode("utf-8")) if len(query) <= most else len(query)
     except UnicodeEncodeError:
         raise ContextError("QUERY_INVALID", "the query is not valid Unicode text") from None
-    if size > MAX_QUERY_BYTES:
+    if size > most:
         raise ContextError(
             "QUERY_INVALID",
-            f"the query is longer than {MAX_QUERY_BYTES} bytes of UTF-8",
+            f"the query is longer than {most} bytes of UTF-8",
             hint="ask with a few words; retrieval ranks by terms, not by whole documents",
         )
     if not textmod.raw_tokens(query):
@@ -69,9 +66,10 @@ def parse_int(value: object) -> int | None:
 
 def check_limit(limit: object) -> int:
     value = parse_int(limit)
-    if value is None or not 1 <= value <= MAX_LIMIT:
+    if value is None or not BOUNDS.limit.holds(value):
+        low, high = BOUNDS.limit.low, BOUNDS.limit.high
         raise ContextError(
-            "QUERY_LIMIT", f"the limit must be an integer from 1 to {MAX_LIMIT}, got {limit!r}"
+            "QUERY_LIMIT", f"the limit must be an integer from {low} to {high}, got {limit!r}"
         )
     return value
 
@@ -140,7 +138,11 @@ def candidates(corpus: Corpus, query: str, analysis: Analysis | None = None) -> 
 
 
 def search(
-    corpus: Corpus, query: str, limit: int = DEFAULT_LIMIT, *, analysis: Analysis | None = None
+    corpus: Corpus,
+    query: str,
+    limit: int = BOUNDS.limit.default,
+    *,
+    analysis: Analysis | None = None,
 ) -> list[Result]:
     """Ranked, de-duplicated results for QUERY (the whole of docs/retrieval.md's formula),
     candidates scored only while they could still enter the results (`prune`). ANALYSIS, when
@@ -155,7 +157,7 @@ def search(
     return ordered(stream, found.analysis.identity, limit)
 
 
-def full_search(corpus: Corpus, query: str, limit: int = DEFAULT_LIMIT) -> list[Result]:
+def full_search(corpus: Corpus, query: str, limit: int = BOUNDS.limit.default) -> list[Result]:
     """`search` scoring every candidate (the reference its early stop is tested against)."""
     limit = check_limit(limit)
     found = candidates(corpus, query)
@@ -252,7 +254,7 @@ def _result(
     return Result(item, score, reasons), index
 
 
-def query_index(corpus: Corpus, query: str, limit: int = DEFAULT_LIMIT) -> dict[str, object]:
+def query_index(corpus: Corpus, query: str, limit: int = BOUNDS.limit.default) -> dict[str, object]:
     """The `context query` document for QUERY over a verified corpus (from `collect`)."""
     if not isinstance(corpus, Corpus):
         raise ContextError(

@@ -8,11 +8,11 @@ from __future__ import annotations
 import unicodedata
 from collections import Counter
 
+from project_corpus.core.bounds import BOUNDS
 from project_corpus.core.errors import ContextError
 from project_corpus.core.jsonio import canonical_bytes
 from project_corpus.core.timeparse import utc_now
 from project_corpus.retrieval.bundle_format import BUNDLE_TYPES
-from project_corpus.retrieval.bundle_format import MAX_ENVELOPE_BYTES
 from project_corpus.retrieval.bundle_format import SCHEMA_VERSION
 from project_corpus.retrieval.bundle_format import bundle_hash
 
@@ -57,11 +57,11 @@ def verify_bundle(bundle: object) -> dict[str, object]:
             "bundle_sha256 does not match the bundle's content",
             hint="the bundle was changed after it was compiled; compile it again",
         )
-    if bundle["serialized_bytes"] != size or size > MAX_ENVELOPE_BYTES:
+    if bundle["serialized_bytes"] != size or size > BOUNDS.envelope_bytes:
         raise ContextError(
             "BUNDLE_SIZE",
             f"serialized_bytes {bundle['serialized_bytes']} but the canonical"
-            f" bundle has {size} bytes (bound {MAX_ENVELOPE_BYTES})",
+            f" bundle has {size} bytes (bound {BOUNDS.envelope_bytes})",
         )
     return bundle
 
