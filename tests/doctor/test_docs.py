@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 import re
 
 import pytest
@@ -116,6 +117,24 @@ def test_every_check_is_documented(item: Check) -> None:
     assert "\n## Fix\n" in item.doc
     assert item.code in ERRORS or f"### `{item.code}`" in CHECKS_MD.read_text(encoding="utf-8")
     assert item.run.__module__ in docs.FAMILIES
+
+
+@pytest.mark.parametrize("item", CHECKS, ids=lambda c: c.code)
+def test_a_code_in_both_registries_has_one_description(item: Check) -> None:
+    """An error code that is also a check is described once, in `ERRORS`: the check's summary
+    (SARIF shortDescription, docs/checks.md, finding messages) and docs/errors.md read it, and
+    the check's docstring does not say it again. Any other check's docstring starts with it."""
+    own = inspect.cleandoc(item.run.__doc__ or "")
+    if item.code in ERRORS:
+        assert item.summary == ERRORS[item.code]
+        assert item.doc == f"{ERRORS[item.code]}\n\n{own}"
+        assert ERRORS[item.code] not in own
+        assert not own.split("\n", 1)[0].endswith(".") or own.startswith("Detected by ")
+        row = f"| `{item.code}` | 2 | {ERRORS[item.code].replace('|', chr(92) + '|')} |"
+        assert row in docs.render_errors()
+    else:
+        assert item.summary == own.split("\n", 1)[0]
+        assert not item.summary.startswith("#")
 
 
 def test_engine_codes_are_registered_errors() -> None:

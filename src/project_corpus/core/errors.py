@@ -28,43 +28,57 @@ ERRORS: dict[str, str] = {
     # Protocol conformance (docs/protocol.md); doctor reports these as findings.
     "PROTOCOL_NONCONFORMANT": "The corpus does not conform to Protocol V2; detail lists the codes.",
     "MISSING_REQUIRED_PATH": "A file or folder that Protocol V2 requires is missing.",
-    "REQUIRED_PATH_LINK": "A required path is a symbolic link or not a regular file/folder.",
-    "INVALID_ENCODING": "A corpus document is not strict UTF-8.",
-    "MISSING_METADATA": "A required metadata key is missing.",
+    "REQUIRED_PATH_LINK": (
+        "A required path is a symbolic link or a special file instead of a real file or folder."
+    ),
+    "INVALID_ENCODING": "A scoped source is not strict UTF-8.",
+    "MISSING_METADATA": "A required metadata key is missing from PROJECT or STATUS.",
     "INVALID_METADATA": "A metadata value is invalid, duplicated or outside its enumeration.",
-    "MISSING_SECTION": "A required section heading is missing.",
-    "DUPLICATE_SECTION": "A required section heading occurs more than once.",
-    "SECTION_ORDER": "Required sections are not in the protocol order.",
-    "PROJECT_ID_MISMATCH": "Project IDs differ between PROJECT, STATUS, policy or a document.",
-    "ROLE_OVERLAP": "PROJECT holds STATUS sections or STATUS holds PROJECT sections.",
-    "PROJECT_ABSOLUTE_ROOT": "PROJECT pins an absolute machine path as its root.",
-    "GENERATED_VIEW_UNMARKED": "A generated view lacks the NON_AUTHORITATIVE_VIEW marker.",
+    "MISSING_SECTION": "A required H2 section is missing from PROJECT or STATUS.",
+    "DUPLICATE_SECTION": "A required H2 section occurs more than once in PROJECT or STATUS.",
+    "SECTION_ORDER": "The required sections of PROJECT or STATUS are not in the protocol order.",
+    "PROJECT_ID_MISMATCH": (
+        "Project IDs differ between PROJECT, STATUS, the policy or a Task/Report."
+    ),
+    "ROLE_OVERLAP": "PROJECT holds a STATUS section, or STATUS holds a PROJECT section.",
+    "PROJECT_ABSOLUTE_ROOT": "PROJECT pins an absolute machine path as the project root.",
+    "GENERATED_VIEW_UNMARKED": (
+        "A generated view lacks the NON_AUTHORITATIVE_VIEW marker in its first 512 characters."
+    ),
     # Policy (docs/protocol.md)
-    "POLICY_PARSE": "policy.toml is not UTF-8 or not valid TOML.",
+    "POLICY_PARSE": "policy.toml is not UTF-8, not valid TOML, or cannot be read.",
     "POLICY_UNKNOWN_KEY": "policy.toml has a key or table the protocol does not define.",
-    "POLICY_SCHEMA": "policy.toml misses a table, has a wrong type or duplicate entries.",
+    "POLICY_SCHEMA": "policy.toml misses a key or table, has a wrong type or duplicate entries.",
     "POLICY_VERSION": 'policy_version is not "2.0".',
-    "POLICY_PROJECT_ID": "policy project_id is not a valid project ID.",
-    "POLICY_PROFILE": "profile is not READ_ONLY, SAFE_EDIT or MAINTAINER.",
-    "POLICY_CAPABILITY": "A capability name is malformed.",
-    "POLICY_PROFILE_CAPABILITY": "A capability is outside the profile's capability set.",
-    "POLICY_SCOPE": "A scope pattern is empty, untrimmed, absolute or has a bad component.",
-    "POLICY_WRITE_REQUIREMENTS": "Write scopes need all three requirements set to true.",
+    "POLICY_PROJECT_ID": "The policy project_id is not a valid project ID.",
+    "POLICY_PROFILE": "The policy profile is not READ_ONLY, SAFE_EDIT or MAINTAINER.",
+    "POLICY_CAPABILITY": "A capability name in [capabilities] allow is malformed.",
+    "POLICY_PROFILE_CAPABILITY": (
+        "A capability in [capabilities] allow is outside the profile's capability set."
+    ),
+    "POLICY_SCOPE": (
+        "A scope pattern is empty, untrimmed, absolute or has a `\\`, `:`, `.` or `..` part."
+    ),
+    "POLICY_WRITE_REQUIREMENTS": "Write scopes are set but not all three [requirements] are true.",
     # Snapshot (docs/protocol.md)
     "CONTEXT_ROOT": "ROOT is not an existing directory.",
-    "CONTEXT_SCOPE": "PROJECT.md and STATUS.md must both be inside the read scope.",
+    "CONTEXT_SCOPE": "PROJECT.md or STATUS.md is not inside the policy's read scope.",
     "CONTEXT_LIMIT": "A size or count limit was exceeded; detail names the limit.",
     "CONTEXT_PROJECT_ID": "PROJECT.md has no valid Project-ID.",
-    "SOURCE_LINK": "A candidate source is a link or a special file.",
+    "SOURCE_LINK": (
+        "A would-be source in the read scope is a symbolic link, a hard link or a special file."
+    ),
     "SOURCE_ENCODING": "A source is not strict UTF-8.",
-    "SOURCE_PATH": "A source path is not UTF-8, is a device name or collides by case or form.",
+    "SOURCE_PATH": (
+        "A source path is not portable: not UTF-8, a device name, or a case or Unicode collision."
+    ),
     "SOURCE_PERMISSION": "A scoped folder or file cannot be read (permission denied).",
     # Index (docs/architecture.md)
-    "INDEX_PATH": "The index path is not a .sqlite3 file directly inside .project-corpus/cache/.",
-    "INDEX_MISSING": "The index file does not exist; run `context build`.",
-    "INDEX_CORRUPT": "The index is not a readable SQLite file with the expected tables.",
+    "INDEX_PATH": "The --index path is not a .sqlite3 file directly inside .project-corpus/cache/.",
+    "INDEX_MISSING": "The index file given with --index does not exist.",
+    "INDEX_CORRUPT": "The index is not a readable SQLite database with the expected tables.",
     "INDEX_SCHEMA_MISMATCH": "The index was written with another index schema version.",
-    "INDEX_PROJECT_MISMATCH": "The index belongs to another project.",
+    "INDEX_PROJECT_MISMATCH": "The index stores another project ID than PROJECT's.",
     "INDEX_STALE": "A scoped source was added, removed or changed since the index was built.",
     # Retrieval and bundles (docs/retrieval.md, docs/bundle.md)
     "QUERY_EMPTY": "The query has no word character.",
@@ -76,18 +90,26 @@ ERRORS: dict[str, str] = {
     f"{BOUNDS.max_tokens.high:,}.",
     "BUNDLE_LIMIT": "Even the mandatory summaries do not fit the "
     f"{BOUNDS.envelope_bytes:,}-byte envelope.",
-    "BUNDLE_HASH": "The bundle's hash does not verify (tampered or malformed bundle).",
+    "BUNDLE_HASH": (
+        "The bundle's bundle_sha256 does not verify: it was edited, truncated or is not a bundle."
+    ),
     "BUNDLE_SIZE": "The bundle's serialized_bytes does not match or exceeds the envelope bound.",
     "CONSUMER_INVALID": "The consumer ID must be 1 to 128 characters, not blank.",
     "RECEIPT_ITEMS": "Delivered item IDs must be unique IDs of the bundle's items.",
     # Candidates (docs/doctor.md)
-    "CANDIDATE_SCHEMA": "A candidate has missing, extra or wrongly typed keys.",
-    "CANDIDATE_PROJECT": "A candidate names another project.",
-    "CANDIDATE_ID": "A candidate ID does not match the ID grammar.",
-    "CANDIDATE_KIND": "A candidate kind is not one of the six kinds.",
-    "CANDIDATE_STATEMENT": "A candidate statement is blank or longer than 4,000 characters.",
-    "CANDIDATE_TIME": "created_at is not a real UTC time YYYY-MM-DDTHH:MM:SSZ.",
-    "CANDIDATE_EVIDENCE": "A source ref does not match a scoped source, its hash or its lines.",
+    "CANDIDATE_SCHEMA": (
+        "A candidate is not an object, misses or adds a key, or has a wrong schema_version/status."
+    ),
+    "CANDIDATE_PROJECT": "A candidate's project_id is not the corpus's project ID.",
+    "CANDIDATE_ID": "A candidate_id does not match the ID grammar ^[a-z0-9][a-z0-9._-]{2,63}$.",
+    "CANDIDATE_KIND": "A candidate kind is not one of the six Candidate v1 kinds.",
+    "CANDIDATE_STATEMENT": (
+        "A candidate statement is not a string of 1 to 4,000 characters, or is blank."
+    ),
+    "CANDIDATE_TIME": "A candidate created_at is not a real UTC time written YYYY-MM-DDTHH:MM:SSZ.",
+    "CANDIDATE_EVIDENCE": (
+        "A candidate's source ref does not match a scoped source, its hash or its lines."
+    ),
     # Evaluation (docs/eval.md)
     "EVAL_SCHEMA": "The evaluation dataset has a wrong type, unknown key or too many cases.",
     # Inputs, configuration, CLI (docs/doctor.md, docs/cli.md)

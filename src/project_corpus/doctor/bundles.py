@@ -92,9 +92,7 @@ def bundle_snapshot(view: DoctorView) -> Iterator[Issue]:
 
 @check("BUNDLE_HASH", "bundle-hash", severity="FAIL", needs="bundle")
 def bundle_hash_check(view: DoctorView) -> Iterator[Issue]:
-    """The bundle's bundle_sha256 does not verify: it was edited, truncated or is not a bundle.
-
-    ## Why it matters
+    """## Why it matters
     The hash (SHA-256 of the canonical JSON without `created_at` and `bundle_sha256`)
     is what lets a receipt and a reviewer trust that the agent saw exactly this context.
 

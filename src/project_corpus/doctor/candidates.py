@@ -74,9 +74,7 @@ def _by_code(view: DoctorView, code: str) -> Iterator[Issue]:
 
 @check("CANDIDATE_SCHEMA", "candidate-schema", severity="FAIL", needs="candidates")
 def candidate_schema(view: DoctorView) -> Iterator[Issue]:
-    """A candidate is not an object, misses or adds a key, or has a wrong schema_version/status.
-
-    Detected by `project_corpus.candidate.candidate_problems`.
+    """Detected by `project_corpus.candidate.candidate_problems`.
 
     ## Why it matters
     Candidate v1 has exactly the keys `schema_version` ("1"), `candidate_id`, `project_id`,
@@ -91,9 +89,7 @@ def candidate_schema(view: DoctorView) -> Iterator[Issue]:
 
 @check("CANDIDATE_PROJECT", "candidate-project", severity="FAIL", needs="candidates")
 def candidate_project(view: DoctorView) -> Iterator[Issue]:
-    """A candidate's project_id is not the corpus's project ID.
-
-    Detected by `project_corpus.candidate.candidate_problems`.
+    """Detected by `project_corpus.candidate.candidate_problems`.
 
     ## Why it matters
     A candidate proposes memory for one project; accepting another project's candidate
@@ -108,9 +104,7 @@ def candidate_project(view: DoctorView) -> Iterator[Issue]:
 
 @check("CANDIDATE_ID", "candidate-id", severity="FAIL", needs="candidates")
 def candidate_id(view: DoctorView) -> Iterator[Issue]:
-    """A candidate_id does not match the ID grammar ^[a-z0-9][a-z0-9._-]{2,63}$.
-
-    Detected by `project_corpus.candidate.candidate_problems`.
+    """Detected by `project_corpus.candidate.candidate_problems`.
 
     ## Why it matters
     The ID names the candidate in reviews, receipts and file names.
@@ -123,9 +117,7 @@ def candidate_id(view: DoctorView) -> Iterator[Issue]:
 
 @check("CANDIDATE_KIND", "candidate-kind", severity="FAIL", needs="candidates")
 def candidate_kind(view: DoctorView) -> Iterator[Issue]:
-    """A candidate kind is not one of the six Candidate v1 kinds.
-
-    Detected by `project_corpus.candidate.candidate_problems`.
+    """Detected by `project_corpus.candidate.candidate_problems`.
 
     ## Why it matters
     The kind tells the reviewer what sort of memory is proposed and where it would go.
@@ -139,9 +131,7 @@ def candidate_kind(view: DoctorView) -> Iterator[Issue]:
 
 @check("CANDIDATE_STATEMENT", "candidate-statement", severity="FAIL", needs="candidates")
 def candidate_statement(view: DoctorView) -> Iterator[Issue]:
-    """A candidate statement is not a string of 1 to 4,000 characters, or is blank.
-
-    Detected by `project_corpus.candidate.candidate_problems`.
+    """Detected by `project_corpus.candidate.candidate_problems`.
 
     ## Why it matters
     The statement is the claim under review; an empty one says nothing and a huge one
@@ -155,9 +145,7 @@ def candidate_statement(view: DoctorView) -> Iterator[Issue]:
 
 @check("CANDIDATE_TIME", "candidate-time", severity="FAIL", needs="candidates")
 def candidate_time(view: DoctorView) -> Iterator[Issue]:
-    """A candidate created_at is not a real UTC time written YYYY-MM-DDTHH:MM:SSZ.
-
-    Detected by `project_corpus.candidate.candidate_problems`.
+    """Detected by `project_corpus.candidate.candidate_problems`.
 
     ## Why it matters
     Reviewers order and expire candidates by this time; `2026-02-30T00:00:00Z` or a local
@@ -171,9 +159,7 @@ def candidate_time(view: DoctorView) -> Iterator[Issue]:
 
 @check("CANDIDATE_EVIDENCE", "candidate-evidence", severity="FAIL", needs="candidates")
 def candidate_evidence(view: DoctorView) -> Iterator[Issue]:
-    """A candidate's source ref does not match a scoped source, its hash or its lines.
-
-    Detected by `project_corpus.candidate.validate_candidate`.
+    """Detected by `project_corpus.candidate.validate_candidate`.
 
     ## Why it matters
     Evidence must point at the exact current text: a stale SHA-256, a line past the end, a

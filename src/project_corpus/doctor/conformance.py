@@ -17,9 +17,7 @@ from project_corpus.doctor.records import snapshot_issues
 
 @check("MISSING_REQUIRED_PATH", "missing-required-path", severity="FAIL", gate=True)
 def missing_required_path(view: DoctorView) -> Iterator[Issue]:
-    """A file or folder that Protocol V2 requires is missing.
-
-    Detected by `project_corpus.corpus.required.required_paths`.
+    """Detected by `project_corpus.corpus.required.required_paths`.
 
     ## Why it matters
     Agents bootstrap from `AGENTS.md`, `policy.toml`, `state/PROJECT.md` and
@@ -35,9 +33,7 @@ def missing_required_path(view: DoctorView) -> Iterator[Issue]:
 
 @check("REQUIRED_PATH_LINK", "required-path-link", severity="FAIL", gate=True)
 def required_path_link(view: DoctorView) -> Iterator[Issue]:
-    """A required path is a symbolic link or a special file instead of a real file or folder.
-
-    Detected by `project_corpus.corpus.required.required_paths`.
+    """Detected by `project_corpus.corpus.required.required_paths`.
 
     ## Why it matters
     Links are never followed: a linked corpus folder could point anywhere on the machine,
@@ -51,9 +47,7 @@ def required_path_link(view: DoctorView) -> Iterator[Issue]:
 
 @check("INVALID_ENCODING", "invalid-encoding", severity="FAIL", gate=True)
 def invalid_encoding(view: DoctorView) -> Iterator[Issue]:
-    """A scoped source is not strict UTF-8.
-
-    Detected by `project_corpus.corpus.snapshot.collect`.
+    """Detected by `project_corpus.corpus.snapshot.collect`.
 
     ## Why it matters
     The source cannot be parsed, hashed into items or quoted to an agent; guessing an
@@ -67,9 +61,7 @@ def invalid_encoding(view: DoctorView) -> Iterator[Issue]:
 
 @check("MISSING_METADATA", "missing-metadata", severity="FAIL", gate=True)
 def missing_metadata(view: DoctorView) -> Iterator[Issue]:
-    """A required metadata key is missing from PROJECT or STATUS.
-
-    Detected by `project_corpus.corpus.protocol.check_metadata`.
+    """Detected by `project_corpus.corpus.protocol.check_metadata`.
 
     ## Why it matters
     `Protocol-Version`, `Project-ID` and the STATUS keys (`Lifecycle-Status`,
@@ -84,9 +76,7 @@ def missing_metadata(view: DoctorView) -> Iterator[Issue]:
 
 @check("INVALID_METADATA", "invalid-metadata", severity="FAIL", gate=True)
 def invalid_metadata(view: DoctorView) -> Iterator[Issue]:
-    """A metadata value is invalid, duplicated or outside its enumeration.
-
-    Detected by `project_corpus.corpus.protocol.check_metadata`, `check_project` and
+    """Detected by `project_corpus.corpus.protocol.check_metadata`, `check_project` and
     `check_status`.
 
     ## Why it matters
@@ -102,9 +92,7 @@ def invalid_metadata(view: DoctorView) -> Iterator[Issue]:
 
 @check("MISSING_SECTION", "missing-section", severity="FAIL", gate=True)
 def missing_section(view: DoctorView) -> Iterator[Issue]:
-    """A required H2 section is missing from PROJECT or STATUS.
-
-    Detected by `project_corpus.corpus.protocol.check_sections`.
+    """Detected by `project_corpus.corpus.protocol.check_sections`.
 
     ## Why it matters
     PROJECT needs `Objective`, `Invariants`, `Durable Scope Boundaries`, `Non-Goals`;
@@ -119,9 +107,7 @@ def missing_section(view: DoctorView) -> Iterator[Issue]:
 
 @check("DUPLICATE_SECTION", "duplicate-section", severity="FAIL", gate=True)
 def duplicate_section(view: DoctorView) -> Iterator[Issue]:
-    """A required H2 section occurs more than once in PROJECT or STATUS.
-
-    Detected by `project_corpus.corpus.protocol.check_sections`.
+    """Detected by `project_corpus.corpus.protocol.check_sections`.
 
     ## Why it matters
     Two `## Blockers` sections make it unclear which one is current.
@@ -134,9 +120,7 @@ def duplicate_section(view: DoctorView) -> Iterator[Issue]:
 
 @check("SECTION_ORDER", "section-order", severity="FAIL", gate=True)
 def section_order(view: DoctorView) -> Iterator[Issue]:
-    """The required sections of PROJECT or STATUS are not in the protocol order.
-
-    Detected by `project_corpus.corpus.protocol.check_sections`.
+    """Detected by `project_corpus.corpus.protocol.check_sections`.
 
     ## Why it matters
     Readers and tools rely on the fixed order (reported only when every required section
@@ -150,9 +134,7 @@ def section_order(view: DoctorView) -> Iterator[Issue]:
 
 @check("PROJECT_ID_MISMATCH", "project-id-mismatch", severity="FAIL", gate=True)
 def project_id_mismatch(view: DoctorView) -> Iterator[Issue]:
-    """Project IDs differ between PROJECT, STATUS, the policy or a Task/Report.
-
-    ## Why it matters
+    """## Why it matters
     PROJECT's `Project-ID` is the identity. A STATUS or policy naming another project
     means the state may belong elsewhere; a Task or Report naming another project is
     foreign: it stays in the snapshot but never appears in results or bundles.
@@ -179,9 +161,7 @@ def project_id_mismatch(view: DoctorView) -> Iterator[Issue]:
 
 @check("ROLE_OVERLAP", "role-overlap", severity="FAIL", gate=True)
 def role_overlap(view: DoctorView) -> Iterator[Issue]:
-    """PROJECT holds a STATUS section, or STATUS holds a PROJECT section.
-
-    Detected by `project_corpus.corpus.protocol.check_project` and `check_status`.
+    """Detected by `project_corpus.corpus.protocol.check_project` and `check_status`.
 
     ## Why it matters
     PROJECT is durable identity and STATUS is current state; mixing them makes stale state
@@ -195,9 +175,7 @@ def role_overlap(view: DoctorView) -> Iterator[Issue]:
 
 @check("PROJECT_ABSOLUTE_ROOT", "project-absolute-root", severity="FAIL", gate=True)
 def project_absolute_root(view: DoctorView) -> Iterator[Issue]:
-    """PROJECT pins an absolute machine path as the project root.
-
-    Detected by `project_corpus.corpus.protocol.check_project`.
+    """Detected by `project_corpus.corpus.protocol.check_project`.
 
     ## Why it matters
     A line such as `Project-Root:` with an absolute path is wrong on every other machine and
@@ -211,9 +189,7 @@ def project_absolute_root(view: DoctorView) -> Iterator[Issue]:
 
 @check("GENERATED_VIEW_UNMARKED", "generated-view-unmarked", severity="FAIL", gate=True)
 def generated_view_unmarked(view: DoctorView) -> Iterator[Issue]:
-    """A generated view lacks the NON_AUTHORITATIVE_VIEW marker in its first 512 characters.
-
-    Detected by `project_corpus.corpus.protocol.check_generated`.
+    """Detected by `project_corpus.corpus.protocol.check_generated`.
 
     ## Why it matters
     Files under `.project-corpus/generated/` are derived; without the marker a reader may
@@ -227,9 +203,7 @@ def generated_view_unmarked(view: DoctorView) -> Iterator[Issue]:
 
 @check("CONTEXT_SCOPE", "context-scope", severity="FAIL", gate=True)
 def context_scope(view: DoctorView) -> Iterator[Issue]:
-    """PROJECT.md or STATUS.md is not inside the policy's read scope.
-
-    Detected by `project_corpus.corpus.snapshot.collect`.
+    """Detected by `project_corpus.corpus.snapshot.collect`.
 
     ## Why it matters
     Every context command needs both canonical documents; without them no bundle has an
@@ -243,9 +217,7 @@ def context_scope(view: DoctorView) -> Iterator[Issue]:
 
 @check("SOURCE_LINK", "source-link", severity="FAIL", gate=True)
 def source_link(view: DoctorView) -> Iterator[Issue]:
-    """A would-be source in the read scope is a symbolic link, a hard link or a special file.
-
-    Detected by `project_corpus.corpus.snapshot.collect`.
+    """Detected by `project_corpus.corpus.snapshot.collect`.
 
     ## Why it matters
     Links are never followed (they could point outside the project), and a source must
@@ -261,9 +233,7 @@ def source_link(view: DoctorView) -> Iterator[Issue]:
 
 @check("SOURCE_PATH", "source-path", severity="FAIL", gate=True)
 def source_path(view: DoctorView) -> Iterator[Issue]:
-    """A source path is not portable: not UTF-8, a device name, or a case or Unicode collision.
-
-    Detected by `project_corpus.corpus.snapshot.collect`.
+    """Detected by `project_corpus.corpus.snapshot.collect`.
 
     ## Why it matters
     A file or folder name holding bytes that are not UTF-8 cannot be named in JSON, SARIF

@@ -61,9 +61,7 @@ def _open_error(view: DoctorView, code: str) -> Iterator[Issue]:
 
 @check("INDEX_MISSING", "index-missing", severity="FAIL", needs="index")
 def index_missing(view: DoctorView) -> Iterator[Issue]:
-    """The index file given with --index does not exist.
-
-    Detected by `project_corpus.index.open_index`.
+    """Detected by `project_corpus.index.open_index`.
 
     ## Why it matters
     `query`, `bundle` and `eval` need a current index.
@@ -76,9 +74,7 @@ def index_missing(view: DoctorView) -> Iterator[Issue]:
 
 @check("INDEX_CORRUPT", "index-corrupt", severity="FAIL", needs="index")
 def index_corrupt(view: DoctorView) -> Iterator[Issue]:
-    """The index is not a readable SQLite database with the expected tables.
-
-    Detected by `project_corpus.index.open_index`.
+    """Detected by `project_corpus.index.open_index`.
 
     ## Why it matters
     A torn or foreign file cannot be trusted for provenance.
@@ -91,9 +87,7 @@ def index_corrupt(view: DoctorView) -> Iterator[Issue]:
 
 @check("INDEX_SCHEMA_MISMATCH", "index-schema-mismatch", severity="FAIL", needs="index")
 def index_schema_mismatch(view: DoctorView) -> Iterator[Issue]:
-    """The index was written with another index schema version.
-
-    Detected by `project_corpus.index.open_index`.
+    """Detected by `project_corpus.index.open_index`.
 
     ## Why it matters
     Another tool version stored other tables or meanings.
@@ -106,9 +100,7 @@ def index_schema_mismatch(view: DoctorView) -> Iterator[Issue]:
 
 @check("INDEX_PATH", "index-path", severity="FAIL", needs="index")
 def index_path(view: DoctorView) -> Iterator[Issue]:
-    """The --index path is not a .sqlite3 file directly inside .project-corpus/cache/.
-
-    Detected by `project_corpus.index.open_index`.
+    """Detected by `project_corpus.index.open_index`.
 
     ## Why it matters
     The index may live only in the disposable cache: a `..` component, another folder,
@@ -123,9 +115,7 @@ def index_path(view: DoctorView) -> Iterator[Issue]:
 
 @check("INDEX_PROJECT_MISMATCH", "index-project-mismatch", severity="FAIL", needs="stored")
 def index_project_mismatch(view: DoctorView) -> Iterator[Issue]:
-    """The index stores another project ID than PROJECT's.
-
-    ## Why it matters
+    """## Why it matters
     An index of another project would answer queries with the wrong corpus.
 
     ## Fix

@@ -12,9 +12,7 @@ from project_corpus.doctor.records import snapshot_issues
 
 @check("POLICY_PARSE", "policy-parse", severity="FAIL", gate=True)
 def policy_parse(view: DoctorView) -> Iterator[Issue]:
-    """policy.toml is not UTF-8, not valid TOML, or cannot be read.
-
-    Detected by `project_corpus.corpus.policy.parse_policy`.
+    """Detected by `project_corpus.corpus.policy.parse_policy`.
 
     ## Why it matters
     Without a readable policy there is no read scope, so no source can be read safely.
@@ -27,9 +25,7 @@ def policy_parse(view: DoctorView) -> Iterator[Issue]:
 
 @check("POLICY_UNKNOWN_KEY", "policy-unknown-key", severity="FAIL", gate=True)
 def policy_unknown_key(view: DoctorView) -> Iterator[Issue]:
-    """policy.toml has a key or table the protocol does not define.
-
-    Detected by `project_corpus.corpus.policy.parse_policy`.
+    """Detected by `project_corpus.corpus.policy.parse_policy`.
 
     ## Why it matters
     Policy only narrows; an unknown key is most likely a typo of a restriction that then
@@ -44,9 +40,7 @@ def policy_unknown_key(view: DoctorView) -> Iterator[Issue]:
 
 @check("POLICY_SCHEMA", "policy-schema", severity="FAIL", gate=True)
 def policy_schema(view: DoctorView) -> Iterator[Issue]:
-    """policy.toml misses a key or table, has a wrong type or duplicate entries.
-
-    Detected by `project_corpus.corpus.policy.parse_policy`.
+    """Detected by `project_corpus.corpus.policy.parse_policy`.
 
     ## Why it matters
     A scope list given as a string, or a missing `[scopes]` table, leaves the read scope
@@ -60,9 +54,7 @@ def policy_schema(view: DoctorView) -> Iterator[Issue]:
 
 @check("POLICY_VERSION", "policy-version", severity="FAIL", gate=True)
 def policy_version(view: DoctorView) -> Iterator[Issue]:
-    """policy_version is not "2.0".
-
-    Detected by `project_corpus.corpus.policy.parse_policy`.
+    """Detected by `project_corpus.corpus.policy.parse_policy`.
 
     ## Why it matters
     Another version may mean other rules that this tool does not implement.
@@ -75,9 +67,7 @@ def policy_version(view: DoctorView) -> Iterator[Issue]:
 
 @check("POLICY_PROJECT_ID", "policy-project-id", severity="FAIL", gate=True)
 def policy_project_id(view: DoctorView) -> Iterator[Issue]:
-    """The policy project_id is not a valid project ID.
-
-    Detected by `project_corpus.corpus.policy.parse_policy`.
+    """Detected by `project_corpus.corpus.policy.parse_policy`.
 
     ## Why it matters
     The policy must name the project it governs with the same ID grammar as PROJECT.
@@ -90,9 +80,7 @@ def policy_project_id(view: DoctorView) -> Iterator[Issue]:
 
 @check("POLICY_PROFILE", "policy-profile", severity="FAIL", gate=True)
 def policy_profile(view: DoctorView) -> Iterator[Issue]:
-    """The policy profile is not READ_ONLY, SAFE_EDIT or MAINTAINER.
-
-    Detected by `project_corpus.corpus.policy.parse_policy`.
+    """Detected by `project_corpus.corpus.policy.parse_policy`.
 
     ## Why it matters
     The profile bounds every capability; an unknown profile bounds nothing predictable.
@@ -105,9 +93,7 @@ def policy_profile(view: DoctorView) -> Iterator[Issue]:
 
 @check("POLICY_CAPABILITY", "policy-capability", severity="FAIL", gate=True)
 def policy_capability(view: DoctorView) -> Iterator[Issue]:
-    """A capability name in [capabilities] allow is malformed.
-
-    Detected by `project_corpus.corpus.policy.parse_policy`.
+    """Detected by `project_corpus.corpus.policy.parse_policy`.
 
     ## Why it matters
     Names must match `^[a-z][a-z0-9_.-]*$`; a malformed name is a typo that grants nothing.
@@ -120,9 +106,7 @@ def policy_capability(view: DoctorView) -> Iterator[Issue]:
 
 @check("POLICY_PROFILE_CAPABILITY", "policy-profile-capability", severity="FAIL", gate=True)
 def policy_profile_capability(view: DoctorView) -> Iterator[Issue]:
-    """A capability in [capabilities] allow is outside the profile's capability set.
-
-    Detected by `project_corpus.corpus.policy.parse_policy`.
+    """Detected by `project_corpus.corpus.policy.parse_policy`.
 
     ## Why it matters
     Project content never grants a capability beyond its profile: `mcp.stdio` needs
@@ -136,9 +120,7 @@ def policy_profile_capability(view: DoctorView) -> Iterator[Issue]:
 
 @check("POLICY_SCOPE", "policy-scope", severity="FAIL", gate=True)
 def policy_scope(view: DoctorView) -> Iterator[Issue]:
-    """A scope pattern is empty, untrimmed, absolute or has a `\\`, `:`, `.` or `..` part.
-
-    Detected by `project_corpus.corpus.policy.parse_policy`.
+    """Detected by `project_corpus.corpus.policy.parse_policy`.
 
     ## Why it matters
     Scopes are portable patterns relative to the project root; `../outside/**` or
@@ -152,9 +134,7 @@ def policy_scope(view: DoctorView) -> Iterator[Issue]:
 
 @check("POLICY_WRITE_REQUIREMENTS", "policy-write-requirements", severity="FAIL", gate=True)
 def policy_write_requirements(view: DoctorView) -> Iterator[Issue]:
-    """Write scopes are set but not all three [requirements] are true.
-
-    Detected by `project_corpus.corpus.policy.parse_policy`.
+    """Detected by `project_corpus.corpus.policy.parse_policy`.
 
     ## Why it matters
     Managed writes need `expected_hash`, `verified_readback` and `audit_receipt` so that a

@@ -1,7 +1,10 @@
 """What a check is, what it yields and what it reads (docs/doctor.md).
 
 A check is a small generator function over a `DoctorView`, wrapped by `check(...)` into a
-`Check` record. The decorator only builds the record: nothing registers itself. The one
+`Check` record. The decorator only builds the record: nothing registers itself. The docstring
+is the check's documentation; its first line is its one-line summary, except for a code that
+is also an error code: that description is written once, in `core.errors.ERRORS`, and the
+docstring starts with the rest (`Check.summary`, `Check.doc`). The one
 registry is the literal `CHECKS` tuple in `project_corpus.doctor.registry`.
 """
 
@@ -12,6 +15,7 @@ from datetime import date
 from typing import TYPE_CHECKING
 from typing import NamedTuple
 
+from project_corpus.core.errors import ERRORS
 from project_corpus.core.errors import ContextError
 from project_corpus.core.records import SEVERITIES
 from project_corpus.core.records import Corpus
@@ -117,11 +121,20 @@ class Check(NamedTuple):
 
     @property
     def doc(self) -> str:
-        return inspect.cleandoc(self.run.__doc__ or "")
+        """The check's documentation: `summary`, then the rest of its docstring."""
+        own = inspect.cleandoc(self.run.__doc__ or "")
+        meaning = ERRORS.get(self.code)
+        if meaning is None:
+            return own
+        return f"{meaning}\n\n{own}" if own else meaning
 
     @property
     def summary(self) -> str:
-        """The docstring's first non-blank line (the first line of `doc`)."""
+        """One line (the first line of `doc`): the meaning in `ERRORS` of a code that is also an
+        error, written there once; else the docstring's first non-blank line."""
+        meaning = ERRORS.get(self.code)
+        if meaning is not None:
+            return meaning
         lines = (self.run.__doc__ or "").split("\n")
         return next((line.strip() for line in lines if line.strip()), "")
 
