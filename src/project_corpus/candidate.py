@@ -14,6 +14,7 @@ from project_corpus.core.errors import printable
 from project_corpus.core.records import Corpus
 from project_corpus.core.records import Source
 from project_corpus.core.timeparse import is_strict_utc
+from project_corpus.core.versions import CANDIDATE_SCHEMA_VERSION
 from project_corpus.corpus.layout import SOURCE_ROOTS
 from project_corpus.corpus.layout import inside
 from project_corpus.corpus.policy import ID_RE
@@ -77,8 +78,14 @@ def _type_name(value: object) -> str:
 
 
 def _schema_version(value: object, corpus: Corpus) -> list[Problem]:
-    if value != "1" or not isinstance(value, str):
-        return [Problem("CANDIDATE_SCHEMA", "/schema_version", f'must be "1", not {show(value)}')]
+    if value != CANDIDATE_SCHEMA_VERSION or not isinstance(value, str):
+        return [
+            Problem(
+                "CANDIDATE_SCHEMA",
+                "/schema_version",
+                f'must be "{CANDIDATE_SCHEMA_VERSION}", not {show(value)}',
+            )
+        ]
     return []
 
 

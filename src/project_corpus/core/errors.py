@@ -11,6 +11,7 @@ MCP server returns as an error result.
 from __future__ import annotations
 
 from project_corpus.core.bounds import BOUNDS
+from project_corpus.core.versions import PROTOCOL_VERSION
 
 EXIT_OK = 0
 EXIT_FINDINGS = 1
@@ -49,7 +50,7 @@ ERRORS: dict[str, str] = {
     "POLICY_PARSE": "policy.toml is not UTF-8, not valid TOML, or cannot be read.",
     "POLICY_UNKNOWN_KEY": "policy.toml has a key or table the protocol does not define.",
     "POLICY_SCHEMA": "policy.toml misses a key or table, has a wrong type or duplicate entries.",
-    "POLICY_VERSION": 'policy_version is not "2.0".',
+    "POLICY_VERSION": f'policy_version is not "{PROTOCOL_VERSION}".',
     "POLICY_PROJECT_ID": "The policy project_id is not a valid project ID.",
     "POLICY_PROFILE": "The policy profile is not READ_ONLY, SAFE_EDIT or MAINTAINER.",
     "POLICY_CAPABILITY": "A capability name in [capabilities] allow is malformed.",

@@ -12,7 +12,6 @@ from typing import NamedTuple
 from project_corpus.core.digest import sha256_hex
 
 FRESHNESS_REQUIREMENT = "READ_PRIMARY_SOURCE_BEFORE_AUTHORITY_CLAIM"
-INDEX_SCHEMA_VERSION = "1"
 # Joins the parts of a bundle's mandatory summary (the text view splits on it again).
 SUMMARY_SEPARATOR = " | "
 # A SHA-256 digest as the tool writes it: 64 lowercase hex digits (the JSON Schemas' pattern).

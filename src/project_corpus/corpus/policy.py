@@ -11,6 +11,7 @@ from collections.abc import Iterable
 from project_corpus.core.digest import sha256_hex
 from project_corpus.core.records import Finding
 from project_corpus.core.records import Policy
+from project_corpus.core.versions import PROTOCOL_VERSION
 from project_corpus.corpus.layout import POLICY_PATH
 
 MAX_POLICY_BYTES = 1024 * 1024
@@ -122,7 +123,9 @@ def parse_policy(data: bytes) -> tuple[Policy, list[Finding]]:
     text, raw = loaded
     findings: list[Finding] = []
     _check_keys(raw, text, findings)
-    version = _field(raw, "policy_version", "POLICY_VERSION", "2.0".__eq__, text, findings)
+    version = _field(
+        raw, "policy_version", "POLICY_VERSION", PROTOCOL_VERSION.__eq__, text, findings
+    )
     project_id = _field(raw, "project_id", "POLICY_PROJECT_ID", _valid_id, text, findings)
     profile = _field(
         raw, "profile", "POLICY_PROFILE", PROFILE_CAPABILITIES.__contains__, text, findings

@@ -11,6 +11,7 @@ from collections.abc import Iterator
 from project_corpus.core.records import Document
 from project_corpus.core.records import Finding
 from project_corpus.core.timeparse import parse_timestamp
+from project_corpus.core.versions import PROTOCOL_VERSION
 from project_corpus.corpus.layout import PROJECT_PATH
 from project_corpus.corpus.layout import STATUS_PATH
 from project_corpus.corpus.policy import ID_RE
@@ -58,7 +59,7 @@ def check_metadata(doc: Document, path: str, keys: tuple[str, ...]) -> Iterator[
         if key not in seen:
             yield _finding("MISSING_METADATA", path, 1, key)
     for entry in doc.meta:
-        if entry.key == "Protocol-Version" and entry.value != "2.0":
+        if entry.key == "Protocol-Version" and entry.value != PROTOCOL_VERSION:
             yield _finding(
                 "INVALID_METADATA", path, entry.line, f"Protocol-Version {entry.value!r} is not 2.0"
             )

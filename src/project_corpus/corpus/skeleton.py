@@ -36,7 +36,6 @@ from project_corpus.corpus.markdown import title_span
 
 # Bumped whenever the parser may cut the same text differently, or the format changes: an
 # index written with another skeleton version (or tool version) is not trusted for skeletons.
-SKELETON_VERSION = "1"
 KINDS = ("paragraph", "list", "code", "heading", "meta", "comment", "table")
 _CODES = {kind: code for code, kind in enumerate(KINDS)}
 _HEADER = 5

@@ -12,8 +12,8 @@ from operator import itemgetter
 
 from project_corpus.core.digest import sha256_hex
 from project_corpus.core.errors import printable
-from project_corpus.core.records import INDEX_SCHEMA_VERSION
 from project_corpus.core.records import Corpus
+from project_corpus.core.versions import INDEX_SCHEMA_VERSION
 from project_corpus.doctor._config import DEFAULT
 from project_corpus.doctor._config import LintConfig
 from project_corpus.doctor._suppress import NO_DIRECTIVES

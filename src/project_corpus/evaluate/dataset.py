@@ -14,11 +14,11 @@ from project_corpus.core.bounds import BOUNDS
 from project_corpus.core.bounds import Range
 from project_corpus.core.errors import ContextError
 from project_corpus.core.records import SHA256_RE
+from project_corpus.core.versions import EVAL_SCHEMA_VERSION
 from project_corpus.corpus.classify import AUTHORITY_CLASSES
 from project_corpus.corpus.classify import TEMPORAL_STATUSES
 from project_corpus.retrieval import text as textmod
 
-SCHEMA_VERSION = "1"
 MAX_LIST = 256
 MAX_TEXT = 4000
 MAX_PROBLEMS = 20
@@ -196,9 +196,11 @@ def _top_level_problems(dataset: object) -> list[str]:
         return [f"dataset: expected a JSON object, got {_show(dataset)}"]
     problems = [f"dataset: unknown key {_show(k)}" for k in sorted(dataset) if k not in _TOP_KEYS]
     problems += [f'dataset: missing key "{k}"' for k in _TOP_KEYS if k not in dataset]
-    version = dataset.get("schema_version", SCHEMA_VERSION)
-    if not isinstance(version, str) or version != SCHEMA_VERSION:
-        problems.append(f'dataset: key "schema_version": expected "1", got {_show(version)}')
+    version = dataset.get("schema_version", EVAL_SCHEMA_VERSION)
+    if not isinstance(version, str) or version != EVAL_SCHEMA_VERSION:
+        problems.append(
+            f'dataset: key "schema_version": expected "{EVAL_SCHEMA_VERSION}", got {_show(version)}'
+        )
     cases = dataset.get("cases", [])
     if "cases" in dataset and (
         not isinstance(cases, list) or not 1 <= len(cases) <= BOUNDS.eval_cases

@@ -13,15 +13,15 @@ import sqlite3
 
 from project_corpus.core.about import __version__
 from project_corpus.core.errors import ContextError
-from project_corpus.core.records import INDEX_SCHEMA_VERSION
 from project_corpus.core.records import Corpus
 from project_corpus.core.records import item_id
+from project_corpus.core.versions import INDEX_SCHEMA_VERSION
+from project_corpus.core.versions import SKELETON_VERSION
 from project_corpus.corpus import fs
 from project_corpus.corpus.layout import CACHE_DIR
 from project_corpus.corpus.layout import CORPUS_DIR
 from project_corpus.corpus.layout import DEFAULT_INDEX_NAME
 from project_corpus.corpus.layout import DEFAULT_INDEX_PATH
-from project_corpus.corpus.skeleton import SKELETON_VERSION
 from project_corpus.corpus.skeleton import Skeletons
 from project_corpus.corpus.skeleton import skeleton_of
 from project_corpus.corpus.skeleton import span_columns

@@ -19,13 +19,13 @@ from typing import NamedTuple
 
 from project_corpus.core.errors import ContextError
 from project_corpus.core.records import SHA256_RE
+from project_corpus.core.versions import GRANT_VERSION
+from project_corpus.core.versions import PROTOCOL_VERSION
 from project_corpus.corpus import fs
 from project_corpus.corpus.policy import CAPABILITY_RE
 from project_corpus.corpus.policy import ID_RE
 from project_corpus.corpus.policy import PROFILE_CAPABILITIES
 
-GRANT_VERSION = "1"
-PROTOCOL_VERSION = "2.0"
 TRANSPORTS = frozenset({"stdio-mcp"})
 # The runtime hard limits: what this runtime can do at all (the MAINTAINER profile's set).
 HARD_LIMITS = PROFILE_CAPABILITIES["MAINTAINER"]

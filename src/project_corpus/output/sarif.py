@@ -26,6 +26,7 @@ from project_corpus.doctor.report import FINGERPRINT_KEY
 SCHEMA_URI = (
     "https://raw.githubusercontent.com/oasis-tcs/sarif-spec/master/Schemata/sarif-schema-2.1.0.json"
 )
+SARIF_VERSION = "2.1.0"  # the OASIS format we write (SCHEMA_URI), not one of ours
 INFORMATION_URI = HOMEPAGE
 DOCS_URI = f"{DOCS_URL}/checks.md"
 HEADING_RE = re.compile(r"^#+ (.*)$", re.MULTILINE)
@@ -83,7 +84,7 @@ def sarif_log(report: Mapping[str, object]) -> dict[str, object]:
     assert isinstance(issues, Sequence)
     return {
         "$schema": SCHEMA_URI,
-        "version": "2.1.0",
+        "version": SARIF_VERSION,
         "runs": [
             {
                 "tool": {

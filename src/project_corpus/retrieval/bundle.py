@@ -11,14 +11,14 @@ from __future__ import annotations
 from project_corpus.core.bounds import BOUNDS
 from project_corpus.core.errors import ContextError
 from project_corpus.core.jsonio import canonical_bytes
-from project_corpus.core.records import INDEX_SCHEMA_VERSION
 from project_corpus.core.records import Corpus
 from project_corpus.core.records import Item
 from project_corpus.core.timeparse import utc_now
+from project_corpus.core.versions import BUNDLE_SCHEMA_VERSION
+from project_corpus.core.versions import INDEX_SCHEMA_VERSION
 from project_corpus.retrieval import text as textmod
 from project_corpus.retrieval.analysis import Analysis
 from project_corpus.retrieval.analysis import JSONDict
-from project_corpus.retrieval.bundle_format import SCHEMA_VERSION
 from project_corpus.retrieval.bundle_format import bundle_hash
 from project_corpus.retrieval.order import Result
 from project_corpus.retrieval.rank import analysis_of
@@ -146,7 +146,7 @@ def _skeleton(
     so that its canonical length bounds the final one for the same items."""
     most = RETRIEVAL_LIMIT
     return {
-        "schema_version": SCHEMA_VERSION,
+        "schema_version": BUNDLE_SCHEMA_VERSION,
         "project_id": corpus.project_id,
         "query": query,
         "created_at": utc_now(),

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from project_corpus.core.jsonio import canonical_sha256
 
-SCHEMA_VERSION = "1"
 # Top-level keys of a bundle and their JSON types (a receipt refuses anything else).
 BUNDLE_TYPES: dict[str, type] = {
     "schema_version": str,

@@ -10,6 +10,7 @@ from typing import NamedTuple
 from project_corpus.core.bounds import BOUNDS
 from project_corpus.core.errors import ContextError
 from project_corpus.core.records import Corpus
+from project_corpus.core.versions import QUERY_SCHEMA_VERSION
 from project_corpus.corpus.layout import STATUS_PATH
 from project_corpus.retrieval import glossary
 from project_corpus.retrieval import links
@@ -265,7 +266,7 @@ def query_index(corpus: Corpus, query: str, limit: int = BOUNDS.limit.default) -
         )
     results = search(corpus, query, limit)
     return {
-        "schema_version": "1",
+        "schema_version": QUERY_SCHEMA_VERSION,
         "project_id": corpus.project_id,
         "query": query,
         "results": [r.as_dict() for r in results],

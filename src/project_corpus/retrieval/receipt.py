@@ -12,8 +12,9 @@ from project_corpus.core.bounds import BOUNDS
 from project_corpus.core.errors import ContextError
 from project_corpus.core.jsonio import canonical_bytes
 from project_corpus.core.timeparse import utc_now
+from project_corpus.core.versions import BUNDLE_SCHEMA_VERSION
+from project_corpus.core.versions import RECEIPT_SCHEMA_VERSION
 from project_corpus.retrieval.bundle_format import BUNDLE_TYPES
-from project_corpus.retrieval.bundle_format import SCHEMA_VERSION
 from project_corpus.retrieval.bundle_format import bundle_hash
 
 MAX_CONSUMER_CHARS = 128
@@ -31,8 +32,8 @@ def _shape_problem(bundle: object) -> str | None:
         value = bundle[key]
         if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
             return f"{key} is not a JSON {kind.__name__}"
-    if bundle["schema_version"] != SCHEMA_VERSION or bundle["non_authoritative"] is not True:
-        return 'schema_version must be "1" and non_authoritative true'
+    if bundle["schema_version"] != BUNDLE_SCHEMA_VERSION or bundle["non_authoritative"] is not True:
+        return f'schema_version must be "{BUNDLE_SCHEMA_VERSION}" and non_authoritative true'
     if not all(
         isinstance(item, dict) and isinstance(item.get("item_id"), str) for item in bundle["items"]
     ):
@@ -109,7 +110,7 @@ def make_receipt(
     consumer_id = check_consumer(consumer)
     ids = delivered_ids(checked, delivered_item_ids)
     return {
-        "schema_version": SCHEMA_VERSION,
+        "schema_version": RECEIPT_SCHEMA_VERSION,
         "project_id": checked["project_id"],
         "bundle_sha256": checked["bundle_sha256"],
         "delivered_item_ids": ids,
