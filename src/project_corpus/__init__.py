@@ -17,7 +17,12 @@ _API = {
     "collect": "project_corpus.corpus.snapshot",
     "build_index": "project_corpus.index.store",
     "open_index": "project_corpus.index.store",
-    "query_index": "project_corpus.retrieval.rank",
+    "query_corpus": "project_corpus.retrieval.rank",
+    "query_index": "project_corpus.retrieval.rank",  # deprecated alias (0.3): query_corpus
+    "QueryRequest": "project_corpus.retrieval.entry",
+    "BundleRequest": "project_corpus.retrieval.entry",
+    "run_query": "project_corpus.retrieval.entry",
+    "run_bundle": "project_corpus.retrieval.entry",
     "compile_bundle": "project_corpus.retrieval.bundle",
     "make_receipt": "project_corpus.retrieval.receipt",
     "memory_doctor": "project_corpus.doctor",
@@ -26,7 +31,9 @@ _API = {
 }
 
 __all__ = [
+    "BundleRequest",
     "ContextError",
+    "QueryRequest",
     "__version__",
     "build_index",
     "collect",
@@ -35,7 +42,10 @@ __all__ = [
     "make_receipt",
     "memory_doctor",
     "open_index",
+    "query_corpus",
     "query_index",
+    "run_bundle",
+    "run_query",
     "validate_candidate",
 ]
 
@@ -48,6 +58,11 @@ if TYPE_CHECKING:
     from project_corpus.index.store import build_index
     from project_corpus.index.store import open_index
     from project_corpus.retrieval.bundle import compile_bundle
+    from project_corpus.retrieval.entry import BundleRequest
+    from project_corpus.retrieval.entry import QueryRequest
+    from project_corpus.retrieval.entry import run_bundle
+    from project_corpus.retrieval.entry import run_query
+    from project_corpus.retrieval.rank import query_corpus
     from project_corpus.retrieval.rank import query_index
     from project_corpus.retrieval.receipt import make_receipt
 

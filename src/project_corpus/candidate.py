@@ -6,6 +6,7 @@ as a `ContextError` (the library contract); `lint_candidates` is the
 `context candidate-validate` linter. Nothing is written and nothing is promoted.
 """
 
+import os
 from collections.abc import Callable
 from typing import NamedTuple
 
@@ -322,3 +323,11 @@ def validate_candidate(corpus: Corpus, candidate: object) -> dict[str, object]:
         "non_authoritative": True,
         "promotion": PROMOTION,
     }
+
+
+def validate_candidate_at(root: str | os.PathLike[str], candidate: object) -> dict[str, object]:
+    """`validate_candidate` against ROOT's fresh, strict snapshot: the one entry of the
+    candidate view (the MCP tool; the CLI's `candidate-validate` lints files instead)."""
+    from project_corpus.corpus.snapshot import collect
+
+    return validate_candidate(collect(root), candidate)

@@ -8,11 +8,17 @@ from pathlib import Path
 
 import pytest
 
+from project_corpus import BundleRequest
+from project_corpus import QueryRequest
 from project_corpus import build_index
 from project_corpus import collect
+from project_corpus import compile_bundle
 from project_corpus import memory_doctor
 from project_corpus import open_index
+from project_corpus import query_corpus
 from project_corpus import query_index
+from project_corpus import run_bundle
+from project_corpus import run_query
 from project_corpus.core.errors import ContextError
 from tests.conftest import Run
 
@@ -93,13 +99,49 @@ def test_the_python_api_accepts_a_relative_root(
     assert open_index(os.fspath(relative)).meta == stored.meta
 
 
-def test_query_index_over_open_index_is_a_context_error(example: Path) -> None:
+def test_query_corpus_over_open_index_is_a_context_error(example: Path) -> None:
     build_index(collect(example))
     with pytest.raises(ContextError) as info:
-        query_index(open_index(example), "exact next action")  # type: ignore[arg-type]
+        query_corpus(open_index(example), "exact next action")  # type: ignore[arg-type]
     assert info.value.code == "USAGE_ERROR"
     assert info.value.hint is not None
-    assert "query_index(collect(root), query)" in info.value.hint
+    assert "query_corpus(collect(root), query)" in info.value.hint
+
+
+def test_query_index_is_a_deprecated_alias_that_still_works(example: Path) -> None:
+    """SPEC §10: `query_index(open_index(root), q)` works or raises a ContextError; the old
+    name warns for one minor version (CHANGELOG)."""
+    build_index(collect(example))
+    with pytest.warns(DeprecationWarning, match="query_corpus"):
+        old = query_index(collect(example), "exact next action", 3)
+    assert old == query_corpus(collect(example), "exact next action", 3)
+    with (
+        pytest.warns(DeprecationWarning, match="query_corpus"),
+        pytest.raises(ContextError) as info,
+    ):
+        query_index(open_index(example), "exact next action")  # type: ignore[arg-type]
+    assert info.value.code == "USAGE_ERROR"
+    assert "query_index(collect(root), query)" in (info.value.hint or "")
+
+
+def test_run_query_reads_the_index_and_a_fresh_snapshot_alike(example: Path) -> None:
+    """The one entry of the query view: from the index (checked) or fresh (the MCP's)."""
+    with pytest.raises(ContextError) as missing:
+        run_query(QueryRequest(root=example, query="exact next action"))
+    assert missing.value.code == "INDEX_MISSING"
+    fresh = run_query(QueryRequest(root=example, query="exact next action", fresh=True))
+    build_index(collect(example))
+    indexed = run_query(QueryRequest(root=example, query="exact next action", limit="3"))
+    assert indexed["results"] == fresh["results"][:3]
+    assert indexed == query_corpus(collect(example), "exact next action", 3)
+    with pytest.raises(ContextError) as bad:
+        run_query(QueryRequest(root=example / "nowhere", query="x", limit=0))
+    assert bad.value.code == "QUERY_LIMIT"  # validated before any source is read
+    bundle = run_bundle(BundleRequest(root=example, query="exact next action", max_tokens=300))
+    assert (
+        bundle["bundle_sha256"]
+        == compile_bundle(collect(example), "exact next action", 300)["bundle_sha256"]
+    )
 
 
 def test_the_readme_python_snippet_runs(example: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -26,8 +26,9 @@ from project_corpus.retrieval import analysis as analysis_module
 from project_corpus.retrieval.analysis import Analysis
 from project_corpus.retrieval.analysis import analyse
 from project_corpus.retrieval.bundle import bundle_and_search
+from project_corpus.retrieval.bundle import bundle_ask
 from project_corpus.retrieval.bundle import compile_bundle
-from project_corpus.retrieval.rank import query_index
+from project_corpus.retrieval.rank import query_corpus
 from project_corpus.retrieval.rank import search
 from tests.conftest import FIXTURES
 from tests.conftest import copy_fixture
@@ -122,7 +123,9 @@ def test_an_analysis_of_another_corpus_is_refused(example: Path) -> None:
         search(second, "what is the exact next action", analysis=foreign)
     assert refused.value.code == "USAGE_ERROR"
     with pytest.raises(ContextError):
-        bundle_and_search(second, "what is the exact next action", 1200, analysis=foreign)
+        bundle_and_search(
+            second, bundle_ask("what is the exact next action", 1200), analysis=foreign
+        )
     assert search(first, "next action", analysis=foreign) == search(first, "next action")
 
 
@@ -146,5 +149,5 @@ def test_a_long_lived_server_answers_each_call_from_the_corpus_as_it_is_then(
     assert _without_time(after) == _without_time(compile_bundle(collect(example), **args))
     assert after["bundle_sha256"] != before["bundle_sha256"]
     found = query_tool(example, {"query": "zebra drill", "limit": 3})
-    assert found == query_index(collect(example), "zebra drill", 3)
+    assert found == query_corpus(collect(example), "zebra drill", 3)
     assert "zebra drill" in json.dumps(found)

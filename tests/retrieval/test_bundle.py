@@ -30,7 +30,7 @@ from project_corpus.retrieval import text as textmod
 from project_corpus.retrieval.bundle import check_budget
 from project_corpus.retrieval.bundle import compile_bundle
 from project_corpus.retrieval.bundle import estimate_tokens
-from project_corpus.retrieval.rank import query_index
+from project_corpus.retrieval.rank import query_corpus
 from project_corpus.retrieval.rank import search
 from project_corpus.retrieval.summary import cut_to_bytes
 from project_corpus.retrieval.summary import split_budget
@@ -452,7 +452,7 @@ def test_ranked_items_are_query_results_in_rank_order(make_corpus: MakeCorpus) -
     root = built(make_corpus)
     corpus = load_verified(root)
     bundle = compile_bundle(corpus, "catalogue cache", 20000)
-    results = query_index(corpus, "catalogue cache", 100)["results"]
+    results = query_corpus(corpus, "catalogue cache", 100)["results"]
     assert isinstance(results, list)
     kept = [r for r in results if r["temporal_status"] not in ("historical", "superseded")]
     assert ranked(bundle) == kept

@@ -21,7 +21,7 @@ from project_corpus.index.store import build_index
 from project_corpus.index.store import load_verified
 from project_corpus.index.store import open_index
 from project_corpus.retrieval.bundle import compile_bundle
-from project_corpus.retrieval.rank import query_index
+from project_corpus.retrieval.rank import query_corpus
 from tests.conftest import BASE_FILES
 from tests.conftest import MakeCorpus
 from tests.conftest import report
@@ -38,7 +38,7 @@ def same_results(fresh: Corpus, indexed: Corpus) -> None:
     assert indexed.relations == fresh.relations
     assert indexed.snapshot_digest == fresh.snapshot_digest
     for query in QUERIES:
-        assert query_index(indexed, query, 100) == query_index(fresh, query, 100)
+        assert query_corpus(indexed, query, 100) == query_corpus(fresh, query, 100)
         bundles = [compile_bundle(c, query, 600) for c in (indexed, fresh)]
         for bundle in bundles:
             bundle.pop("created_at")

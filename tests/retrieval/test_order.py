@@ -10,6 +10,7 @@ from project_corpus.corpus.markdown import parse_document
 from project_corpus.corpus.skeleton import span_columns
 from project_corpus.corpus.snapshot import collect
 from project_corpus.retrieval.bundle import bundle_and_search
+from project_corpus.retrieval.bundle import bundle_ask
 from project_corpus.retrieval.bundle import compile_bundle
 from project_corpus.retrieval.order import CROWDING_REASON
 from project_corpus.retrieval.rank import search
@@ -104,7 +105,7 @@ def test_a_shorter_search_is_the_head_of_the_bundles_search(example: Path) -> No
     queries = [case["query"] for case in dataset["cases"]]
     queries += ["eviction policy", "cache", "what changed in the report history", "статус"]
     for query in queries:
-        bundle, found = bundle_and_search(corpus, query, 1200)
+        bundle, found = bundle_and_search(corpus, bundle_ask(query, 1200))
         assert found == search(corpus, query, 100)
         assert bundle["items"] == compile_bundle(corpus, query, 1200)["items"]
         for limit in (1, 2, 3, 5, 10, 20, 50):

@@ -47,14 +47,11 @@ def build(root: str, index: str | None, fmt: str) -> int:
 @format_option("json", "text")
 def query(root: str, query: str, index: str | None, limit: str, fmt: str) -> int:
     """Ranked pointers into ROOT's sources for QUERY (index must be current)."""
-    from project_corpus.index.store import load_verified
-    from project_corpus.retrieval.rank import check_limit
-    from project_corpus.retrieval.rank import check_query
-    from project_corpus.retrieval.rank import query_index
+    from project_corpus.retrieval.entry import QueryRequest
+    from project_corpus.retrieval.entry import run_query
 
-    count = check_limit(limit)
-    check_query(query)
-    emit_result(query_index(load_verified(root, index), query, count), fmt, "query")
+    request = QueryRequest(root=root, query=query, limit=limit, index_path=index)
+    emit_result(run_query(request), fmt, "query")
     return EXIT_OK
 
 
@@ -72,14 +69,11 @@ def query(root: str, query: str, index: str | None, limit: str, fmt: str) -> int
 @format_option("json", "text")
 def bundle(root: str, query: str, index: str | None, max_tokens: str, fmt: str) -> int:
     """Compile a token-budgeted, hash-stamped Context Bundle v1 for QUERY."""
-    from project_corpus.index.store import load_verified
-    from project_corpus.retrieval.bundle import check_budget
-    from project_corpus.retrieval.bundle import compile_bundle
-    from project_corpus.retrieval.rank import check_query
+    from project_corpus.retrieval.entry import BundleRequest
+    from project_corpus.retrieval.entry import run_bundle
 
-    budget = check_budget(max_tokens)
-    check_query(query)
-    emit_result(compile_bundle(load_verified(root, index), query, budget), fmt, "bundle")
+    request = BundleRequest(root=root, query=query, max_tokens=max_tokens, index_path=index)
+    emit_result(run_bundle(request), fmt, "bundle")
     return EXIT_OK
 
 

@@ -9,6 +9,7 @@ metric is a deterministic comparison, and the output holds no timestamp.
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 
 from project_corpus.core.records import Corpus
 from project_corpus.evaluate.dataset import EvalCase
@@ -17,6 +18,7 @@ from project_corpus.evaluate.metrics import METRICS
 from project_corpus.evaluate.metrics import observe
 from project_corpus.retrieval.analysis import Analysis
 from project_corpus.retrieval.analysis import analyse
+from project_corpus.retrieval.bundle import Mandatory
 
 
 def _rate(passed: int, tested: int) -> float | None:
@@ -24,11 +26,14 @@ def _rate(passed: int, tested: int) -> float | None:
 
 
 def judge_case(
-    corpus: Corpus, case: EvalCase, analysis: Analysis | None = None
+    corpus: Corpus,
+    case: EvalCase,
+    analysis: Analysis | None = None,
+    mandatory: Mandatory | None = None,
 ) -> dict[str, object]:
-    """The result of one case: every metric (null when untested), pass and why not. ANALYSIS,
-    when given, is CORPUS's (`observe`)."""
-    obs = observe(corpus, case, analysis)
+    """The result of one case: every metric (null when untested), pass and why not. ANALYSIS
+    and MANDATORY, when given, are CORPUS's (`observe`)."""
+    obs = observe(corpus, case, analysis, mandatory)
     verdicts = {name: metric(obs) for name, metric in METRICS.items()}
     failed = [name for name, verdict in verdicts.items() if verdict.passed is False]
     result: dict[str, object] = {name: verdict.value for name, verdict in verdicts.items()}
@@ -92,17 +97,25 @@ def summarise(project_id: str, results: list[dict[str, object]]) -> dict[str, ob
 
 
 def evaluate_dataset(corpus: Corpus, dataset: object) -> dict[str, object]:
-    """Evaluate a CorpusEval v1 DATASET (parsed JSON) on CORPUS (EVAL_SCHEMA when invalid).
-    The corpus is analysed once, for every compile of every case; each case's query is its own."""
-    cases = parse_dataset(dataset)
+    """Evaluate a CorpusEval v1 DATASET (parsed JSON) on CORPUS (EVAL_SCHEMA when invalid)."""
+    return evaluate_cases(corpus, parse_dataset(dataset))
+
+
+def evaluate_cases(corpus: Corpus, cases: Sequence[EvalCase]) -> dict[str, object]:
+    """Evaluate already validated CASES on CORPUS. The corpus is analysed once, and each
+    budget's mandatory part made once, for every compile of every case; each case's query is
+    its own."""
     analysis = analyse(corpus)
-    return summarise(corpus.project_id, [judge_case(corpus, case, analysis) for case in cases])
+    mandatory: Mandatory = {}
+    results = [judge_case(corpus, case, analysis, mandatory) for case in cases]
+    return summarise(corpus.project_id, results)
 
 
 def run_eval(
     root: str | os.PathLike[str], index: str | None, dataset_path: str
 ) -> dict[str, object]:
-    """`context eval`: read the dataset inside ROOT, verify the index, evaluate."""
+    """`context eval`: read and validate the dataset inside ROOT (once), verify the index,
+    evaluate."""
     from project_corpus.corpus import fs
     from project_corpus.corpus.inputs import load_json_input
     from project_corpus.index.store import load_verified
@@ -111,8 +124,8 @@ def run_eval(
     root_path = fs.resolve_root(root)
     prepare_index_path(root_path, index)
     _, dataset = load_json_input(root_path, dataset_path)
-    parse_dataset(dataset)
-    return evaluate_dataset(load_verified(root_path, index), dataset)
+    cases = parse_dataset(dataset)
+    return evaluate_cases(load_verified(root_path, index), cases)
 
 
 def render_eval(result: dict[str, object], fmt: str = "json") -> str:

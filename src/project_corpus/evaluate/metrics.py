@@ -19,10 +19,10 @@ from project_corpus.core.jsonio import canonical_bytes
 from project_corpus.core.records import Corpus
 from project_corpus.evaluate.dataset import EvalCase
 from project_corpus.retrieval.analysis import Analysis
+from project_corpus.retrieval.bundle import Mandatory
 from project_corpus.retrieval.bundle import bundle_and_search
+from project_corpus.retrieval.bundle import bundle_ask
 from project_corpus.retrieval.order import Result
-from project_corpus.retrieval.rank import check_limit
-from project_corpus.retrieval.rank import check_query
 
 
 class Verdict(NamedTuple):
@@ -58,17 +58,24 @@ class Observation(NamedTuple):
         return [r.item.source_path for r in self.results[:count]]
 
 
-def observe(corpus: Corpus, case: EvalCase, analysis: Analysis | None = None) -> Observation:
+def observe(
+    corpus: Corpus,
+    case: EvalCase,
+    analysis: Analysis | None = None,
+    mandatory: Mandatory | None = None,
+) -> Observation:
     """Run retrieval and compile the bundle twice (for the repeatability metric). The case's
     search is the first `retrieval_limit` results of the search its bundle ranks from (the
     same results as its own search: `bundle_and_search`). Both compiles read ANALYSIS (the
-    corpus's, made once per eval) and redo everything that depends on the query
-    (docs/decisions.md, "One analysis per eval")."""
-    limit = check_limit(case.retrieval_limit)
-    check_query(case.query)
-    query, budget = case.query, case.max_tokens
-    bundle, found = bundle_and_search(corpus, query, budget, analysis=analysis)
-    repeat_bundle, repeat_found = bundle_and_search(corpus, query, budget, analysis=analysis)
+    corpus's, made once per eval) and the MANDATORY memo (idem) and redo everything that
+    depends on the query (docs/decisions.md, "One analysis per eval")."""
+    limit = case.retrieval_limit  # in range: `parse_dataset` checked it
+    asked = bundle_ask(case.query, case.max_tokens)
+    memo: Mandatory = {} if mandatory is None else mandatory
+    bundle, found = bundle_and_search(corpus, asked, analysis=analysis, mandatory=memo)
+    repeat_bundle, repeat_found = bundle_and_search(
+        corpus, asked, analysis=analysis, mandatory=memo
+    )
     return Observation(corpus, case, found[:limit], bundle, repeat_found[:limit], repeat_bundle)
 
 

@@ -13,16 +13,14 @@ from collections.abc import Mapping
 from typing import Any
 from typing import NamedTuple
 
-from project_corpus.candidate import validate_candidate
+from project_corpus.candidate import validate_candidate_at
 from project_corpus.core.bounds import BOUNDS
 from project_corpus.core.errors import ContextError
-from project_corpus.corpus.snapshot import collect
 from project_corpus.doctor import memory_doctor
-from project_corpus.retrieval.bundle import check_budget
-from project_corpus.retrieval.bundle import compile_bundle
-from project_corpus.retrieval.rank import check_limit
-from project_corpus.retrieval.rank import check_query
-from project_corpus.retrieval.rank import query_index
+from project_corpus.retrieval.entry import BundleRequest
+from project_corpus.retrieval.entry import QueryRequest
+from project_corpus.retrieval.entry import run_bundle
+from project_corpus.retrieval.entry import run_query
 
 
 class Param(NamedTuple):
@@ -46,16 +44,17 @@ class ToolSpec(NamedTuple):
 # --- the tools -----------------------------------------------------------------------------
 
 
+# Every call reads the current sources afresh (`fresh=True`): the MCP server reads no index.
+
+
 def _query(root: str, args: Mapping[str, Any]) -> Mapping[str, object]:
-    limit = check_limit(args.get("limit", BOUNDS.limit.default))
-    check_query(args["query"])
-    return query_index(collect(root), args["query"], limit)
+    limit = args.get("limit", BOUNDS.limit.default)
+    return run_query(QueryRequest(root=root, query=args["query"], limit=limit, fresh=True))
 
 
 def _bundle(root: str, args: Mapping[str, Any]) -> Mapping[str, object]:
-    budget = check_budget(args.get("max_tokens", BOUNDS.max_tokens.default))
-    check_query(args["query"])
-    return compile_bundle(collect(root), args["query"], budget)
+    budget = args.get("max_tokens", BOUNDS.max_tokens.default)
+    return run_bundle(BundleRequest(root=root, query=args["query"], max_tokens=budget, fresh=True))
 
 
 def _doctor(root: str, args: Mapping[str, Any]) -> Mapping[str, object]:
@@ -63,7 +62,7 @@ def _doctor(root: str, args: Mapping[str, Any]) -> Mapping[str, object]:
 
 
 def _candidate(root: str, args: Mapping[str, Any]) -> Mapping[str, object]:
-    return validate_candidate(collect(root), args["candidate"])
+    return validate_candidate_at(root, args["candidate"])
 
 
 _QUERY = Param("string", True, {"minLength": 1, "description": "What to look for."})

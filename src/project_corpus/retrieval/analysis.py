@@ -29,12 +29,11 @@ from project_corpus.retrieval.score import share
 SELF_NAMING = {"task": ("Task-ID",), "report": ("Report-ID",)}
 PROJECT_NAMING = ("Project-ID", "Logical-Name")
 PREFIX_CACHE = 256  # scanned stem prefixes kept per analysis
-JSONDict = dict[str, object]
 
 
 class Analysis:
-    """Per-corpus token data, computed once and reused by every query on that corpus (and
-    the bundle's mandatory part, per budget). Nothing in it depends on a query.
+    """Per-corpus token data, computed once and reused by every query on that corpus. Nothing
+    in it depends on a query; its memo tables are its own (no other module writes into it).
 
     Stemming every token of a 50,000-line corpus costs more than reading it, so a query
     stems only the tokens that start with the *stem prefix* of one of its terms: a Snowball
@@ -58,8 +57,6 @@ class Analysis:
         self._section_roles: dict[str, frozenset[str]] = {}
         self._prefixes: dict[str, dict[str, list[int]]] = {}
         self._report_names: dict[str, str] | None = None
-        # {max_tokens: the bundle's mandatory (item, read) pairs}: filled by `bundle._mandatory`
-        self.mandatory: dict[int, list[tuple[JSONDict, JSONDict]]] = {}
 
     def hits(self, terms: set[str]) -> dict[int, set[str]]:
         """{item index: the given stems among its own (text, section path, document title)}."""

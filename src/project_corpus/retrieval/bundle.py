@@ -8,6 +8,8 @@ in `docs/bundle.md`; the bundle's keys, bound and hash are in `bundle_format.py`
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from project_corpus.core.bounds import BOUNDS
 from project_corpus.core.errors import ContextError
 from project_corpus.core.jsonio import canonical_bytes
@@ -18,18 +20,30 @@ from project_corpus.core.versions import BUNDLE_SCHEMA_VERSION
 from project_corpus.core.versions import INDEX_SCHEMA_VERSION
 from project_corpus.retrieval import text as textmod
 from project_corpus.retrieval.analysis import Analysis
-from project_corpus.retrieval.analysis import JSONDict
 from project_corpus.retrieval.bundle_format import bundle_hash
 from project_corpus.retrieval.order import Result
+from project_corpus.retrieval.rank import Ask
 from project_corpus.retrieval.rank import analysis_of
 from project_corpus.retrieval.rank import check_query
 from project_corpus.retrieval.rank import parse_int
-from project_corpus.retrieval.rank import search
+from project_corpus.retrieval.rank import rank_corpus
 from project_corpus.retrieval.summary import mandatory_entries
 
 # The bundle ranks from the longest result list a query may ask for.
 RETRIEVAL_LIMIT = BOUNDS.limit.high
 ESTIMATOR = "utf8_excerpt_bytes_div_4_ceil"
+JSONDict = dict[str, object]
+# {max_tokens: a corpus's mandatory (item, read) pairs}: a memo kept by the caller that
+# compiles several bundles of one corpus (eval: two per case), never inside a record.
+Mandatory = dict[int, list[tuple[JSONDict, JSONDict]]]
+
+
+class BundleAsk(NamedTuple):
+    """A bundle request validated once (`bundle_ask`): query text, its stems, the budget."""
+
+    query: str
+    stems: list[str]
+    max_tokens: int
 
 
 # --- budget and text measures ---------------------------------------------------------------
@@ -45,6 +59,15 @@ def check_budget(value: object) -> int:
             "BUDGET_INVALID", f"max_tokens must be an integer from {low} to {high}, got {shown}"
         )
     return number
+
+
+def bundle_ask(query: object, max_tokens: object = BOUNDS.max_tokens.default) -> BundleAsk:
+    """MAX_TOKENS and QUERY checked, in this order: BUDGET_INVALID, then QUERY_INVALID /
+    QUERY_EMPTY. Every entry validates here, before any source is read."""
+    budget = check_budget(max_tokens)
+    stems = check_query(query)
+    assert isinstance(query, str)  # check_query refuses anything else
+    return BundleAsk(query, stems, budget)
 
 
 def estimate_tokens(text: str) -> int:
@@ -113,13 +136,17 @@ def select_ranked(
 # --- the bundle -------------------------------------------------------------------------------
 
 
-def _mandatory(analysis: Analysis, max_tokens: int) -> list[tuple[JSONDict, JSONDict]]:
+def _mandatory(
+    corpus: Corpus, max_tokens: int, memo: Mandatory | None
+) -> list[tuple[JSONDict, JSONDict]]:
     """`mandatory_entries(corpus, max_tokens)`, as fresh dicts each call. The mandatory part
-    depends on the corpus and the budget only: it is kept with the corpus's analysis, per
-    budget (eval compiles two bundles per case on one corpus)."""
-    entries = analysis.mandatory.get(max_tokens)
+    depends on the corpus and the budget only: a caller that compiles several bundles of one
+    corpus keeps it in MEMO, per budget."""
+    entries = None if memo is None else memo.get(max_tokens)
     if entries is None:
-        entries = analysis.mandatory[max_tokens] = mandatory_entries(analysis.corpus, max_tokens)
+        entries = mandatory_entries(corpus, max_tokens)
+        if memo is not None:
+            memo[max_tokens] = entries
     return [(dict(item), dict(read)) for item, read in entries]
 
 
@@ -188,22 +215,27 @@ def _seal(bundle: dict[str, object]) -> dict[str, object]:
 def compile_bundle(
     corpus: Corpus, query: str, max_tokens: int = BOUNDS.max_tokens.default
 ) -> dict[str, object]:
-    """The Context Bundle v1 for QUERY over a verified CORPUS (docs/bundle.md)."""
-    return bundle_and_search(corpus, query, max_tokens)[0]
+    """The Context Bundle v1 for QUERY over a verified CORPUS (docs/bundle.md). To read the
+    stored index (checked for staleness first), call `run_bundle` (`retrieval.entry`)."""
+    return bundle_and_search(corpus, bundle_ask(query, max_tokens))[0]
 
 
 def bundle_and_search(
-    corpus: Corpus, query: str, max_tokens: int, *, analysis: Analysis | None = None
+    corpus: Corpus,
+    asked: BundleAsk,
+    *,
+    analysis: Analysis | None = None,
+    mandatory: Mandatory | None = None,
 ) -> tuple[dict[str, object], list[Result]]:
     """`compile_bundle`'s bundle and the search it ranked from (`RETRIEVAL_LIMIT` results,
     before the history filter). The first N results of that search are
     `search(corpus, query, N)`'s (a kept item never yields its place to one the shorter search
     stops before): eval takes a case's search from it instead of searching again. ANALYSIS,
-    when given, is CORPUS's (eval makes it once for all of its compiles)."""
-    max_tokens = check_budget(max_tokens)
-    check_query(query)
+    when given, is CORPUS's and MANDATORY the memo of its mandatory parts (eval makes both once
+    for all of its compiles)."""
+    query, max_tokens = asked.query, asked.max_tokens
     analysis = analysis_of(corpus, analysis)
-    entries = _mandatory(analysis, max_tokens)
+    entries = _mandatory(corpus, max_tokens, mandatory)
     items = [item for item, _ in entries]
     bundle = _skeleton(corpus, query, max_tokens, items, [read for _, read in entries])
     base = len(canonical_bytes(bundle))
@@ -213,7 +245,7 @@ def bundle_and_search(
             f"the mandatory summaries alone need {base} bytes, more than {BOUNDS.envelope_bytes}",
         )
     mandatory_tokens = sum(estimate_tokens(str(item["text"])) for item in items)
-    found = search(corpus, query, RETRIEVAL_LIMIT, analysis=analysis)
+    found = rank_corpus(corpus, Ask(query, asked.stems, RETRIEVAL_LIMIT), analysis=analysis)
     results, filtered = ranked_results(query, found)
     snapshot = bundle["selected_source_snapshot"]
     assert isinstance(snapshot, dict)

@@ -107,10 +107,31 @@ def analysis_of(corpus: Corpus, analysis: Analysis | None = None) -> Analysis:
     return analysis
 
 
+class Ask(NamedTuple):
+    """A query validated once (`ask`): its text, its stems in order and the result limit."""
+
+    query: str
+    stems: list[str]
+    limit: int
+
+
+def ask(query: object, limit: object = BOUNDS.limit.default) -> Ask:
+    """QUERY and LIMIT checked, in this order: QUERY_LIMIT, then QUERY_INVALID / QUERY_EMPTY.
+    Every entry validates here, before any source is read; nothing checks them again."""
+    count = check_limit(limit)
+    stems = check_query(query)
+    assert isinstance(query, str)  # check_query refuses anything else
+    return Ask(query, stems, count)
+
+
 def candidates(corpus: Corpus, query: str, analysis: Analysis | None = None) -> Candidates:
     """The candidates of QUERY on CORPUS (QUERY_EMPTY, QUERY_INVALID); ANALYSIS, when given,
     is CORPUS's (a caller that runs many queries makes it once)."""
-    query_seq = check_query(query)
+    return _candidates(corpus, ask(query), analysis)
+
+
+def _candidates(corpus: Corpus, asked: Ask, analysis: Analysis | None) -> Candidates:
+    query, query_seq = asked.query, asked.stems
     terms = frozenset(query_seq)
     analysis = analysis_of(corpus, analysis)
     forms = {
@@ -145,29 +166,33 @@ def search(
     *,
     analysis: Analysis | None = None,
 ) -> list[Result]:
-    """Ranked, de-duplicated results for QUERY (the whole of docs/retrieval.md's formula),
-    candidates scored only while they could still enter the results (`prune`). ANALYSIS, when
-    given, is CORPUS's (`candidates`)."""
-    limit = check_limit(limit)
-    found = candidates(corpus, query, analysis)
+    """Ranked, de-duplicated results for QUERY (`rank_corpus` of `ask(query, limit)`)."""
+    return rank_corpus(corpus, ask(query, limit), analysis=analysis)
+
+
+def rank_corpus(corpus: Corpus, asked: Ask, *, analysis: Analysis | None = None) -> list[Result]:
+    """Ranked, de-duplicated results for the validated ASKED (the whole of docs/retrieval.md's
+    formula), candidates scored only while they could still enter the results (`prune`).
+    ANALYSIS, when given, is CORPUS's (`candidates`)."""
+    found = _candidates(corpus, asked, analysis)
     owners = found.analysis.owners(found.matched)
     first = _lifted_first(found, owners)
     done = {index for _, index in first}
     bounds = [(-bound, index) for index, bound in _bounds(found, owners) if index not in done]
     stream = prune.lazy_order(((r, r.score, i) for r, i in first), bounds, found.scored)
-    return ordered(stream, found.analysis.identity, limit)
+    return ordered(stream, found.analysis.identity, asked.limit)
 
 
 def full_search(corpus: Corpus, query: str, limit: int = BOUNDS.limit.default) -> list[Result]:
     """`search` scoring every candidate (the reference its early stop is tested against)."""
-    limit = check_limit(limit)
-    found = candidates(corpus, query)
+    asked = ask(query, limit)
+    found = _candidates(corpus, asked, None)
     found.analysis.items.prefetch(found.matched)
     scored = [(made[0], i) for i in found.matched if (made := found.scored(i)) is not None]
     scored = _lift_cited(scored, found.analysis, found.ctx.historical)
     # Items are indexed in (source_path, line_start) order: the index breaks ties alike.
     scored.sort(key=lambda r: (-r[0].score, r[1]))
-    return ordered(scored, found.analysis.identity, limit)
+    return ordered(scored, found.analysis.identity, asked.limit)
 
 
 def _lifted_first(found: Candidates, owners: dict[int, int]) -> list[tuple[Result, int]]:
@@ -255,20 +280,48 @@ def _result(
     return Result(item, score, reasons), index
 
 
-def query_index(corpus: Corpus, query: str, limit: int = BOUNDS.limit.default) -> dict[str, object]:
-    """The `context query` document for QUERY over a verified corpus (from `collect`)."""
-    if not isinstance(corpus, Corpus):
-        raise ContextError(
-            "USAGE_ERROR",
-            f"query_index needs the corpus snapshot, not a {type(corpus).__name__}",
-            hint="pass collect(root): query_index(collect(root), query); "
-            "open_index(root) is the stored index, for staleness checks",
-        )
-    results = search(corpus, query, limit)
+def query_result(corpus: Corpus, asked: Ask) -> dict[str, object]:
+    """The `context query` document for the validated ASKED over a verified CORPUS."""
     return {
         "schema_version": QUERY_SCHEMA_VERSION,
         "project_id": corpus.project_id,
-        "query": query,
-        "results": [r.as_dict() for r in results],
+        "query": asked.query,
+        "results": [r.as_dict() for r in rank_corpus(corpus, asked)],
         "non_authoritative": True,
     }
+
+
+def query_corpus(
+    corpus: Corpus, query: str, limit: int = BOUNDS.limit.default
+) -> dict[str, object]:
+    """The `context query` document for QUERY over a corpus snapshot (from `collect`). To read
+    the stored index (checked for staleness first), call `run_query` (`retrieval.entry`)."""
+    _require_snapshot(corpus, "query_corpus")
+    return query_result(corpus, ask(query, limit))
+
+
+def query_index(corpus: Corpus, query: str, limit: int = BOUNDS.limit.default) -> dict[str, object]:
+    """Deprecated (0.3): the name promised an index while it ranks a snapshot. Use
+    `query_corpus(collect(root), query)`, or `run_query(QueryRequest(root, query))` to read the
+    index; removed in the next minor version."""
+    import warnings
+
+    warnings.warn(
+        "query_index is deprecated: use query_corpus(collect(root), query), or "
+        "run_query(QueryRequest(root, query)) to read the index",
+        DeprecationWarning,
+        stacklevel=2,
+    )
+    _require_snapshot(corpus, "query_index")
+    return query_result(corpus, ask(query, limit))
+
+
+def _require_snapshot(corpus: object, name: str) -> None:
+    """USAGE_ERROR unless CORPUS is a snapshot (a stored index is not one)."""
+    if not isinstance(corpus, Corpus):
+        raise ContextError(
+            "USAGE_ERROR",
+            f"{name} needs the corpus snapshot, not a {type(corpus).__name__}",
+            hint=f"pass collect(root): {name}(collect(root), query); "
+            "open_index(root) is the stored index, for staleness checks",
+        )
