@@ -21,6 +21,7 @@ from tests.doctor.support import write_json
 
 POLICY_PATH = ".project-corpus/policy.toml"
 TASK_PATH = ".project-corpus/tasks/tune-eviction.md"
+OTHER_TASK = ".project-corpus/tasks/t-other.md"
 OLD = ".project-corpus/reports/bench-old.md"
 LATE = ".project-corpus/reports/bench-late.md"
 HISTORY = ".project-corpus/history/notes.md"
@@ -83,8 +84,6 @@ INTEGRITY_FAILING: dict[str, list[Case]] = {
     ],
     "BROKEN_REFERENCE": [
         Case({HISTORY: history("See .project-corpus/reports/gone.md for the run.")}, HISTORY, 5),
-        Case(status(EVIDENCE, EVIDENCE + "- bench-gone — the removed run\n"), STATUS_PATH, 18),
-        Case(status(EVIDENCE, EVIDENCE + "- see `bench-gone` too\n"), STATUS_PATH, 18),
         Case({OLD: report("bench-old", "2026-10-01", "Old.", "Task-ID: gone-task\n")}, OLD, 7),
         Case({HISTORY: history("Read [the run](../reports/bench%20gone.md#results).")}, HISTORY, 5),
         Case({HISTORY: history("[run]: ../reports/gone.md")}, HISTORY, 5),
@@ -96,6 +95,15 @@ INTEGRITY_FAILING: dict[str, list[Case]] = {
             HISTORY,
             5,
         ),
+    ],
+    "CITED_REPORT_MISSING": [
+        Case(status(EVIDENCE, EVIDENCE + "- bench-gone — the removed run\n"), STATUS_PATH, 18),
+        Case(status(EVIDENCE, EVIDENCE + "- see `bench-gone` too\n"), STATUS_PATH, 18),
+        # The cited report deleted: cited by path in STATUS, by ID in STATUS.
+        Case({".project-corpus/reports/bench-path.md": None}, STATUS_PATH, 18),
+        Case({".project-corpus/reports/bench-new.md": None}, STATUS_PATH, 17),
+        # The active Task cites a report by a relative link.
+        Case({TASK_PATH: TASK + "\nSee [the run](../reports/gone.md).\n"}, TASK_PATH, 20),
     ],
     "STATUS_BEHIND_EVIDENCE": [
         Case({LATE: LATE_REPORT}, LATE, 6),
@@ -162,6 +170,12 @@ INTEGRITY_PASSING: dict[str, list[Case]] = {
                 HISTORY: history("[spaced](../reports/bench%20old.md)"),
             }
         ),
+    ],
+    "CITED_REPORT_MISSING": [
+        Case({}),
+        # Another task's missing report is BROKEN_REFERENCE's, not a citation.
+        Case({OTHER_TASK: TASK.replace("tune-eviction", "t-other") + "\n[r](../reports/x.md)\n"}),
+        Case(status(EVIDENCE, EVIDENCE + "- none yet: the follow-up run is pending\n")),
     ],
     "STATUS_BEHIND_EVIDENCE": [
         Case({}),

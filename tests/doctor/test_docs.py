@@ -66,6 +66,8 @@ SPEC_TABLE = {  # SPEC §8, besides the gate codes
     "ACTIVE_TASK_CLOSED": "WARN",
     "LIFECYCLE_MISMATCH": "WARN",
     "BROKEN_REFERENCE": "WARN",
+    # Beyond the SPEC table (docs/decisions.md, #25): a deleted cited report blocks a commit.
+    "CITED_REPORT_MISSING": "FAIL",
     "STATUS_BEHIND_EVIDENCE": "WARN",
     "UNVERIFIED_STATUS": "WARN",
     "STATUS_AGE": "WARN",

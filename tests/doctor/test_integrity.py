@@ -37,7 +37,7 @@ Cli = Callable[..., Run]
 HISTORY = ".project-corpus/history/notes.md"
 REPORTS = ".project-corpus/reports"
 PRIVATE = ".project-corpus/history/private-notes.md"
-THREE = {"ACTIVE_TASK_MISSING", "BROKEN_REFERENCE", "STATUS_BEHIND_EVIDENCE"}
+THREE = {"ACTIVE_TASK_MISSING", "CITED_REPORT_MISSING", "STATUS_BEHIND_EVIDENCE"}
 
 
 def edit(path: Path, old: str, new: str, count: int = -1) -> None:
@@ -57,7 +57,7 @@ def three_situations(root: Path) -> dict[str, tuple[str, int]]:
     drill = f"{REPORTS}/r-2026-10-05-rollback-drill.md"
     return {
         "ACTIVE_TASK_MISSING": (STATUS_PATH, line_with(status, "Active-Task-ID:")),
-        "BROKEN_REFERENCE": (STATUS_PATH, line_with(status, "r-2026-10-30-redis7-cutover")),
+        "CITED_REPORT_MISSING": (STATUS_PATH, line_with(status, "r-2026-10-30-redis7-cutover")),
         "STATUS_BEHIND_EVIDENCE": (drill, line_with(root / drill, "Created-At:")),
     }
 
@@ -173,7 +173,8 @@ INTEGRITY = {
     "ACTIVE_TASK_MISSING": (STATUS_PATH, 5),
     "ACTIVE_TASK_CLOSED": (STATUS_PATH, 5),
     "LIFECYCLE_MISMATCH": (STATUS_PATH, 5),
-    "BROKEN_REFERENCE": (STATUS_PATH, 19),
+    "BROKEN_REFERENCE": (".project-corpus/history/notes.md", 5),
+    "CITED_REPORT_MISSING": (STATUS_PATH, 19),
     "STATUS_BEHIND_EVIDENCE": (f"{REPORTS}/r-2026-11-05-probe.md", 6),
     "UNVERIFIED_STATUS": (STATUS_PATH, 6),
     "STATUS_AGE": (STATUS_PATH, 6),
@@ -283,11 +284,16 @@ def test_exactly_the_broken_references_are_reported(
         for op, i in [("readd", 0), *ops]:
             _apply(root, state, op, i)
             found = {
-                (str(f["path"]), int(str(f["line"])))
+                (str(f["path"]), int(str(f["line"])), str(f["code"]))
                 for f in issues(doctor(root))
-                if f["code"] == "BROKEN_REFERENCE"
+                if f["code"] in ("BROKEN_REFERENCE", "CITED_REPORT_MISSING")
             }
-            assert found == _expected_broken(where, refs, state), (op, i, state)
+            # STATUS's references are citations (CITED_REPORT_MISSING), the note's are not.
+            expected = {
+                (path, line, "CITED_REPORT_MISSING" if path == STATUS_PATH else "BROKEN_REFERENCE")
+                for path, line in _expected_broken(where, refs, state)
+            }
+            assert found == expected, (op, i, state)
 
 
 @pytest.mark.parametrize(

@@ -167,18 +167,63 @@ def broken_reference(view: DoctorView) -> Iterator[Issue]:
     remove the reference.
     """
     corpus = view.corpus
-    table = _targets(corpus)
+    citing = _citing_paths(corpus)
     supersedes = {(rel.source, rel.line) for rel in corpus.relations}
     for source in corpus.sources:
         if source.foreign:
             continue
-        seen: set[tuple[int, str]] = set()
-        for ref in references.references(source.path, source.doc, table):
-            key = (ref.line, ref.text)
-            if ref.target in table.sources or key in seen or (source.path, ref.line) in supersedes:
-                continue
-            seen.add(key)
+        for ref in _unresolved(corpus, source, supersedes):
+            if source.path in citing and ref.target.startswith(references.REPORTS_DIR):
+                continue  # a citation: CITED_REPORT_MISSING's
             yield _broken(view, source, ref)
+
+
+def _unresolved(
+    corpus: Corpus, source: Source, supersedes: set[tuple[str, int]]
+) -> Iterator[references.Reference]:
+    """SOURCE's references that resolve to no scoped source, each (line, text) once; the
+    `Supersedes:` lines of SUPERSEDES (source, line) are ORPHAN_SUPERSESSION's."""
+    table = _targets(corpus)
+    seen: set[tuple[int, str]] = set()
+    for ref in references.references(source.path, source.doc, table):
+        key = (ref.line, ref.text)
+        if ref.target in table.sources or key in seen or (source.path, ref.line) in supersedes:
+            continue
+        seen.add(key)
+        yield ref
+
+
+def _citing_paths(corpus: Corpus) -> frozenset[str]:
+    """The documents whose report references are citations (docs/protocol.md): STATUS and
+    the active Task."""
+    return frozenset(p for p in (STATUS_PATH, corpus.active_path) if p is not None)
+
+
+@check("CITED_REPORT_MISSING", "cited-report-missing", severity="FAIL")
+def cited_report_missing(view: DoctorView) -> Iterator[Issue]:
+    """STATUS or the active Task cites a report that is absent or out of read scope.
+
+    ## Why it matters
+    A cited report is the evidence the current state rests on: a path or relative link to
+    `.project-corpus/reports/…` in STATUS or the active Task, or a bare Report-ID in STATUS
+    `## Evidence References`. Deleted or renamed, the current state claims evidence that is
+    no longer there, and an agent acts on a baseline nobody can check. (Other documents'
+    broken references are BROKEN_REFERENCE, a warning.)
+
+    ## Fix
+    Restore the report, point the citation at its current path or Report-ID, or remove the
+    citation from STATUS (and update the baseline it supported).
+    """
+    corpus = view.corpus
+    supersedes = {(rel.source, rel.line) for rel in corpus.relations}
+    for path in sorted(_citing_paths(corpus)):
+        source = corpus.by_path.get(path)
+        if source is None or source.foreign:
+            continue
+        for ref in _unresolved(corpus, source, supersedes):
+            if ref.target.startswith(references.REPORTS_DIR):
+                issue = _broken(view, source, ref)
+                yield issue._replace(code="CITED_REPORT_MISSING", anchor=f"cited {issue.anchor}")
 
 
 def _broken(view: DoctorView, source: Source, ref: references.Reference) -> Issue:

@@ -73,6 +73,7 @@ CHECKS: tuple[Check, ...] = (
     integrity.active_task_closed,
     integrity.lifecycle_mismatch,
     integrity.broken_reference,
+    integrity.cited_report_missing,
     integrity.status_behind_evidence,
     integrity.unverified_status,
     integrity.status_age,
