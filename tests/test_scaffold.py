@@ -76,6 +76,54 @@ def test_new_task_and_report_have_no_shape_findings(tmp_path: Path, lang: str) -
     assert issues(root) == []
 
 
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_untouched_scaffolds_side_by_side_give_a_clean_doctor(
+    tmp_path: Path, lang: str, cli: Callable[..., Run]
+) -> None:
+    """Two fresh tasks and two fresh reports share no text (no DUPLICATE_MEMORY_ITEM from
+    the template's guidance), as getting-started promises."""
+    root = tmp_path / "shop"
+    init_corpus(root, lang=lang)
+    for kind, artifact in [("task", "t-001"), ("task", "t-002"), ("report", "r-001")]:
+        assert cli("new", kind, artifact, root).code == 0
+    assert cli("new", "report", "r-002", root, "--task", "t-002").code == 0
+    assert issues(root) == []
+
+
+def test_new_writes_the_corpus_language_unless_lang_is_given(
+    tmp_path: Path, cli: Callable[..., Run]
+) -> None:
+    root = tmp_path / "proekt"
+    assert cli("init", root, "--lang", "ru").code == 0
+    assert cli("new", "task", "t-001", root).code == 0
+    assert cli("new", "report", "r-001", root, "--lang", "en").code == 0
+    task = (root / ".project-corpus/tasks/t-001.md").read_text(encoding="utf-8")
+    report = (root / ".project-corpus/reports/r-001.md").read_text(encoding="utf-8")
+    assert "## Objective\nРезультат, который должна дать задача t-001." in task
+    assert "## Summary\nWhat report r-001 records" in report
+    english = tmp_path / "project"
+    init_corpus(english)
+    assert cli("new", "task", "t-001", english).code == 0
+    text = (english / ".project-corpus/tasks/t-001.md").read_text(encoding="utf-8")
+    assert "## Objective\nThe outcome task t-001 must produce." in text
+
+
+def test_a_report_for_a_missing_task_is_refused_and_nothing_written(
+    example: Path, cli: Callable[..., Run]
+) -> None:
+    before = tree_digest(example)
+    run = cli("new", "report", "r-100-x", example, "--task", "t-999", "--format", "json")
+    error = run.error()
+    assert (run.code, error["error"]) == (2, "USAGE_ERROR")
+    assert error["detail"] == "--task t-999: no such task in .project-corpus/tasks/"
+    assert error["hint"] == (
+        f"create it first with `project-corpus new task t-999 {example}`, or check the ID"
+    )
+    assert tree_digest(example) == before
+    # a task named by its file stem or its Task-ID is found
+    assert cli("new", "report", "r-100-x", example, "--task", "t-018-redis7").code == 0
+
+
 def test_new_creates_an_absent_artifact_folder(tmp_path: Path) -> None:
     root = copy_fixture(FIXTURES / "published" / "software-project", tmp_path / "sw")
     assert new_artifact(root, "task", "l-013-audit-log").startswith(".project-corpus/tasks/")

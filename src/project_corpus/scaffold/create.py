@@ -19,6 +19,7 @@ from pathlib import Path
 from string import Template
 
 from project_corpus.core.errors import ContextError
+from project_corpus.core.records import Corpus
 from project_corpus.corpus.layout import CACHE_GITIGNORE
 from project_corpus.corpus.layout import HISTORY_DIR
 from project_corpus.corpus.layout import POLICY_PATH
@@ -27,6 +28,8 @@ from project_corpus.corpus.layout import REPORTS_DIR
 from project_corpus.corpus.layout import STATUS_PATH
 from project_corpus.corpus.layout import TASKS_DIR
 from project_corpus.corpus.policy import ID_RE
+from project_corpus.retrieval.text import CYRILLIC_RE
+from project_corpus.retrieval.text import LATIN_RE
 
 LANGUAGES = ("en", "ru")
 KINDS = {"task": TASKS_DIR, "report": REPORTS_DIR}
@@ -67,9 +70,13 @@ def new_artifact(
     artifact_id: str,
     *,
     task_id: str | None = None,
-    lang: str = "en",
+    lang: str | None = None,
 ) -> str:
-    """Write `tasks/ID.md` or `reports/ID.md` with every required key and section."""
+    """Write `tasks/ID.md` or `reports/ID.md` with every required key and section, its
+    guidance in LANG (default: the corpus's own language, `corpus_language`). A report's
+    TASK_ID must name a task of the corpus."""
+    from project_corpus.corpus import fs
+    from project_corpus.corpus.layout import require_corpus
     from project_corpus.corpus.snapshot import collect
 
     if kind not in KINDS:
@@ -77,13 +84,16 @@ def new_artifact(
     _check_id(f"{kind} ID", artifact_id)
     if task_id is not None:
         _check_id("--task", task_id)
+    require_corpus(fs.resolve_root(root), root)
     corpus = collect(root, strict=False)
     if not corpus.project_id:
         raise ContextError(
             "CONTEXT_PROJECT_ID",
             f"{PROJECT_PATH} has no valid Project-ID to write into the new {kind}",
-            hint="run `project-corpus context doctor ROOT` and fix PROJECT.md first",
+            hint="run `project-corpus context doctor {root}` and fix PROJECT.md first",
         )
+    if task_id is not None:
+        _check_task(corpus, task_id)
     values = {
         "project_id": corpus.project_id,
         f"{kind}_id": artifact_id,
@@ -91,8 +101,36 @@ def new_artifact(
         **_times(),
     }
     rel = f"{KINDS[kind]}/{artifact_id}.md"
-    write_new(Path(corpus.root), {rel: _render(lang, f"{kind}.md", values)})
+    text = _render(lang or corpus_language(corpus), f"{kind}.md", values)
+    write_new(Path(corpus.root), {rel: text})
     return rel
+
+
+def corpus_language(corpus: Corpus) -> str:
+    """ "ru" when the prose of PROJECT and STATUS (not their English keys and headings) holds
+    more Cyrillic than Latin letters, as `init --lang ru` writes it; else "en"."""
+    counts = {"cyrillic": 0, "latin": 0}
+    for path in (PROJECT_PATH, STATUS_PATH):
+        source = corpus.by_path.get(path)
+        for span in source.doc.spans if source is not None else ():
+            if span.kind not in ("meta", "heading"):
+                folded = span.text.casefold()
+                counts["cyrillic"] += len(CYRILLIC_RE.findall(folded))
+                counts["latin"] += len(LATIN_RE.findall(folded))
+    return "ru" if counts["cyrillic"] > counts["latin"] else "en"
+
+
+def _check_task(corpus: Corpus, task_id: str) -> None:
+    """USAGE_ERROR unless a task of CORPUS has TASK_ID as its Task-ID or file stem."""
+    for source in corpus.sources:
+        stem = source.path.rsplit("/", 1)[-1].removesuffix(".md")
+        if source.source_type == "task" and task_id in (stem, source.doc.meta_value("Task-ID")):
+            return
+    raise ContextError(
+        "USAGE_ERROR",
+        f"--task {task_id}: no such task in {KINDS['task']}/",
+        hint=f"create it first with `project-corpus new task {task_id} {{root}}`, or check the ID",
+    )
 
 
 def default_project_id(root: Path) -> str:
