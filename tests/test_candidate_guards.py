@@ -344,7 +344,9 @@ def test_a_candidate_that_is_not_an_object(
     with pytest.raises(ContextError) as info:
         validate_candidate(corpus[1], value)
     assert info.value.detail == f"/: a candidate must be a JSON object, not {name}"
-    assert info.value.hint == "1 problem(s); run `context candidate-validate` for all"
+    assert info.value.hint == (
+        "1 problem(s); `project-corpus context candidate-validate {root} FILE` lists them all"
+    )
 
 
 def test_show_is_short_and_never_dumps_containers() -> None:

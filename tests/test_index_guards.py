@@ -244,7 +244,12 @@ def test_index_missing_without_cache_and_with_an_empty_cache(make_corpus: MakeCo
     for _ in range(2):
         error = refused(open_index, root)
         assert (error.code, error.detail) == ("INDEX_MISSING", f"{INDEX} does not exist")
-        assert error.hint == "run `project-corpus context build ROOT`"
+        # the library keeps the root's place; the CLI names the ROOT it was given
+        assert error.hint == "build it with `project-corpus context build {root}`"
+        assert error.envelope("my corpus")["hint"] == (
+            "build it with `project-corpus context build 'my corpus'`"
+        )
+        assert error.envelope()["hint"] == "build it with `project-corpus context build ROOT`"
         (root / CACHE).mkdir(exist_ok=True)
 
 

@@ -189,7 +189,11 @@ def test_missing_sdk_is_mcp_unavailable(example: Path, blocked: tuple[str, ...])
     assert proc.stdout == ""
     envelope = json.loads(proc.stderr)
     assert envelope["error"] == "MCP_UNAVAILABLE"
-    assert envelope["hint"] == "pip install 'project-corpus-context[mcp]'"
+    assert envelope["detail"].startswith("`project-corpus mcp` needs the optional [mcp] extra")
+    assert envelope["hint"] == (
+        "install the [mcp] extra: pip install 'project-corpus-context[mcp] @ "
+        "git+https://github.com/corpus-tools/project-corpus-context'"
+    )
 
 
 def test_mcp_arguments_code_is_registered() -> None:

@@ -312,7 +312,10 @@ def validate_candidate(corpus: Corpus, candidate: object) -> dict[str, object]:
         raise ContextError(
             code,
             f"{where}: {first.detail}",
-            hint=f"{len(problems)} problem(s); run `context candidate-validate` for all",
+            hint=(
+                f"{len(problems)} problem(s); `project-corpus context candidate-validate "
+                "{root} FILE` lists them all"
+            ),
         )
     assert isinstance(candidate, dict)
     return {

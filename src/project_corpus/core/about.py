@@ -26,4 +26,9 @@ PROJECT_URLS = {
     "Issues": ISSUES_URL,
     "Changelog": CHANGELOG_URL,
 }
-MCP_INSTALL_HINT = f"pip install '{DISTRIBUTION}[mcp]'"
+# The package is not on the public index yet: install commands that work today name the
+# repository (README "Install"); `PYPI_INSTALL` is the future one, documented as such.
+GIT_URL = f"git+{HOMEPAGE}"
+GIT_INSTALL = f"pip install '{GIT_URL}'"
+PYPI_INSTALL = f"pip install {DISTRIBUTION}"
+MCP_INSTALL_HINT = f"install the [mcp] extra: pip install '{DISTRIBUTION}[mcp] @ {GIT_URL}'"

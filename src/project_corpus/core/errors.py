@@ -10,6 +10,7 @@ MCP server returns as an error result.
 
 from __future__ import annotations
 
+from project_corpus.core.about import MCP_INSTALL_HINT
 from project_corpus.core.bounds import BOUNDS
 from project_corpus.core.versions import PROTOCOL_VERSION
 
@@ -135,8 +136,147 @@ ERRORS: dict[str, str] = {
 }
 
 
+ROOT_MARK = "{root}"  # where a hint names the project root: the ROOT the command was given
+_DOCTOR = f"run `project-corpus context doctor {ROOT_MARK}` for the located finding"
+_BUILD = f"`project-corpus context build {ROOT_MARK}`"
+_POLICY = "fix .project-corpus/policy.toml"
+_RECOMPILE = (
+    f"a bundle is never edited: compile a new one with "
+    f"`project-corpus context bundle {ROOT_MARK} QUERY`"
+)
+_GRANT = f"make a new grant with `project-corpus trust grant {ROOT_MARK} --capability ...`"
+
+
+def _explained(code: str, first: str = _DOCTOR) -> str:
+    return f"{first}; `project-corpus explain {code}` says how to fix it"
+
+
+# The hint of every code when the raise site gives none (a test holds the keys equal to
+# ERRORS'). ROOT_MARK is replaced by the ROOT the command was given (`render_hint`).
+HINTS: dict[str, str] = {
+    **{
+        code: _explained(code)
+        for code in (
+            "MISSING_REQUIRED_PATH",
+            "REQUIRED_PATH_LINK",
+            "INVALID_ENCODING",
+            "MISSING_METADATA",
+            "INVALID_METADATA",
+            "MISSING_SECTION",
+            "DUPLICATE_SECTION",
+            "SECTION_ORDER",
+            "PROJECT_ID_MISMATCH",
+            "ROLE_OVERLAP",
+            "PROJECT_ABSOLUTE_ROOT",
+            "GENERATED_VIEW_UNMARKED",
+            "SOURCE_LINK",
+            "SOURCE_ENCODING",
+            "SOURCE_PATH",
+        )
+    },
+    **{
+        code: _explained(
+            code, f"{_POLICY} (`project-corpus context doctor {ROOT_MARK}` shows the line)"
+        )
+        for code in (
+            "POLICY_PARSE",
+            "POLICY_UNKNOWN_KEY",
+            "POLICY_SCHEMA",
+            "POLICY_VERSION",
+            "POLICY_PROJECT_ID",
+            "POLICY_PROFILE",
+            "POLICY_CAPABILITY",
+            "POLICY_PROFILE_CAPABILITY",
+            "POLICY_SCOPE",
+            "POLICY_WRITE_REQUIREMENTS",
+        )
+    },
+    "PROTOCOL_NONCONFORMANT": (
+        f"run `project-corpus context doctor {ROOT_MARK}` for every finding with its line"
+    ),
+    "CONTEXT_ROOT": "pass the project folder: the one that holds AGENTS.md and .project-corpus/",
+    "CONTEXT_SCOPE": f"{_POLICY}: add `.project-corpus/state/**` to `[scopes] read`",
+    "CONTEXT_LIMIT": (
+        "make what the detail names smaller (split a long document, move old ones out of the read "
+        "scope)"
+    ),
+    "CONTEXT_PROJECT_ID": (
+        "give .project-corpus/state/PROJECT.md a line `Project-ID: <id>` (3-64 characters a-z 0-9 "
+        ". _ -)"
+    ),
+    "SOURCE_PERMISSION": "make it readable (e.g. `chmod u+rX`) or move it out of the read scope",
+    "INDEX_PATH": (
+        "omit --index to use .project-corpus/cache/context.sqlite3, or name another *.sqlite3 file "
+        "there"
+    ),
+    "INDEX_MISSING": f"build it with {_BUILD}",
+    "INDEX_CORRUPT": f"rebuild it with {_BUILD} (the index is disposable)",
+    "INDEX_SCHEMA_MISMATCH": f"rebuild it with {_BUILD}",
+    "INDEX_PROJECT_MISMATCH": f"rebuild it with {_BUILD}",
+    "INDEX_STALE": f"rebuild it with {_BUILD}",
+    "QUERY_EMPTY": "ask with at least one word, e.g. `what is the next action`",
+    "QUERY_INVALID": "ask with a few words of valid text (at most 4 KiB of UTF-8)",
+    "QUERY_LIMIT": "pass --limit with a whole number from 1 to 100 (default 20)",
+    "BUDGET_INVALID": "pass --max-tokens with a whole number from 80 to 20000 (default 1200)",
+    "BUNDLE_LIMIT": (
+        "the mandatory summaries of PROJECT, STATUS and the active Task are too large: shorten them"
+    ),
+    "BUNDLE_HASH": _RECOMPILE,
+    "BUNDLE_SIZE": _RECOMPILE,
+    "CONSUMER_INVALID": "pass --consumer with 1 to 128 characters naming who received the bundle",
+    "RECEIPT_ITEMS": (
+        "pass --item with item_id values from the bundle's items, each once (or omit --item for "
+        "all)"
+    ),
+    "CANDIDATE_SCHEMA": "see `project-corpus schema candidate`",
+    "CANDIDATE_PROJECT": "set project_id to the corpus's Project-ID",
+    "CANDIDATE_ID": "use 3-64 characters a-z 0-9 . _ - starting with a letter or digit",
+    "CANDIDATE_KIND": (
+        "use one of semantic_fact, episodic_evidence, procedural_knowledge, environment_gotcha, "
+        "premise, resource_reference"
+    ),
+    "CANDIDATE_STATEMENT": "write the statement in 1 to 4,000 characters",
+    "CANDIDATE_TIME": "write created_at as YYYY-MM-DDTHH:MM:SSZ in UTC",
+    "CANDIDATE_EVIDENCE": (
+        f"run `project-corpus context candidate-validate {ROOT_MARK}` for every problem with its "
+        f"line"
+    ),
+    "EVAL_SCHEMA": "see `project-corpus schema eval-dataset`",
+    "CONTEXT_INPUT_PATH": (
+        "pass a regular file inside ROOT (relative to the current folder), at most 1 MiB"
+    ),
+    "CONTEXT_INPUT_JSON": "the file must be strict UTF-8 JSON (no comments, no trailing commas)",
+    "CONFIG_INVALID": (
+        "`project-corpus explain` lists the codes and names a rule may use; the keys are rules, "
+        "ignore, volatile_terms, status_max_bytes, status_max_age_days"
+    ),
+    "OUTPUT_PATH": (
+        "write the report to a writable file outside .project-corpus/, e.g. --output "
+        "lint-report.txt"
+    ),
+    "USAGE_ERROR": "see `project-corpus --help`",
+    "INIT_EXISTS": "init and new only create files: move those away, or pick another ROOT or ID",
+    "INTERNAL_ERROR": "this is a bug; rerun with --debug and report it",
+    "TRUST_PATH": (
+        "pass a grant file outside the project (or omit it to use the default under "
+        "$XDG_CONFIG_HOME)"
+    ),
+    "TRUST_MISSING": f"create one with `project-corpus trust grant {ROOT_MARK} --capability ...`",
+    "TRUST_INVALID": _GRANT,
+    "TRUST_CAPABILITY": "pass capabilities the runtime knows, e.g. --capability corpus.context",
+    "TRUST_PROJECT": _GRANT,
+    "TRUST_POLICY_DRIFT": f"review the policy change, then {_GRANT}",
+    "TRUST_ROOT_CHANGED": _GRANT,
+    "TRUST_DENIED": f"`project-corpus trust show {ROOT_MARK}` lists what is effective and why",
+    "MCP_UNAVAILABLE": MCP_INSTALL_HINT,
+    "MCP_ARGUMENTS": "call the tool with exactly the keys of its input schema",
+}
+
+
 class ContextError(Exception):
-    """A stable, user-facing failure: a code from `ERRORS`, a detail and an optional hint."""
+    """A stable, user-facing failure: a code from `ERRORS`, a detail and a hint (the code's
+    `HINTS` entry unless the raise site gives a more precise one). A hint may name the
+    project root as `ROOT_MARK`; `envelope(root)` writes the ROOT the command was given."""
 
     def __init__(self, code: str, detail: str = "", hint: str | None = None) -> None:
         if code not in ERRORS:
@@ -144,10 +284,19 @@ class ContextError(Exception):
         super().__init__(f"{code}: {detail}")
         self.code = code
         self.detail = detail
-        self.hint = hint
+        self.hint = hint if hint is not None else HINTS.get(code)
 
-    def envelope(self) -> dict[str, object]:
-        return envelope(self.code, self.detail, self.hint)
+    def envelope(self, root: str | None = None) -> dict[str, object]:
+        return envelope(self.code, self.detail, render_hint(self.hint, root))
+
+
+def render_hint(hint: str | None, root: str | None) -> str | None:
+    """HINT with `ROOT_MARK` replaced by ROOT (shell-quoted; `ROOT` when unknown)."""
+    if hint is None or ROOT_MARK not in hint:
+        return hint
+    from shlex import quote
+
+    return hint.replace(ROOT_MARK, quote(root) if root else "ROOT")
 
 
 def envelope(code: str, detail: str, hint: str | None) -> dict[str, object]:

@@ -56,9 +56,7 @@ DEFAULT = LintConfig(None, {}, (), {}, DEFAULT_STATUS_MAX_BYTES)
 
 
 def _invalid(path: str, detail: str) -> ContextError:
-    return ContextError(
-        "CONFIG_INVALID", f"{path}: {detail}", hint="see docs/doctor.md#configuration"
-    )
+    return ContextError("CONFIG_INVALID", f"{path}: {detail}")
 
 
 def load_config(root: str, user_path: str | None, checks: Mapping[str, RuleFacts]) -> LintConfig:

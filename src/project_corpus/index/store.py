@@ -244,19 +244,13 @@ def open_index(
     try:
         with fs.open_dir(root, CACHE_DIR) as fd:
             if fs.entry_kind(fd, name) is None:
-                raise ContextError(
-                    "INDEX_MISSING",
-                    f"{rel} does not exist",
-                    hint="run `project-corpus context build ROOT`",
-                )
+                raise ContextError("INDEX_MISSING", f"{rel} does not exist")
             # Publication links the staging file before unlinking it: two names for a moment.
             data = fs.read_at(
                 fd, name, MAX_INDEX_BYTES, label=rel, link_code="INDEX_PATH", hard_links=True
             )
     except (FileNotFoundError, NotADirectoryError):
-        raise ContextError(
-            "INDEX_MISSING", f"{rel} does not exist", hint="run `project-corpus context build ROOT`"
-        ) from None
+        raise ContextError("INDEX_MISSING", f"{rel} does not exist") from None
     except OSError as exc:
         raise ContextError("INDEX_PATH", f"{rel}: {exc.strerror or exc}") from None
     return _load(data, rel, with_items, with_skeletons)
@@ -264,9 +258,7 @@ def open_index(
 
 def _load(data: bytes, rel: str, with_items: bool, with_skeletons: bool) -> StoredIndex:
     if len(data) < 512 or not data.startswith(b"SQLite format 3\0"):
-        raise ContextError(
-            "INDEX_CORRUPT", f"{rel}: not an SQLite database", hint="run `context build`"
-        )
+        raise ContextError("INDEX_CORRUPT", f"{rel}: not an SQLite database")
     conn = sqlite3.connect(":memory:")
     try:
         conn.deserialize(data)
@@ -277,14 +269,11 @@ def _load(data: bytes, rel: str, with_items: bool, with_skeletons: bool) -> Stor
                 "INDEX_SCHEMA_MISMATCH",
                 f"{rel}: schema {meta.get('index_schema_version')!r}, "
                 f"expected {INDEX_SCHEMA_VERSION!r}",
-                hint="rebuild with `project-corpus context build ROOT`",
             )
         sources, items, rels = _rows(conn, with_items)
         skeletons = _trusted_skeletons(conn, meta) if with_skeletons else {}
     except (sqlite3.DatabaseError, ValueError, TypeError, OverflowError) as exc:
-        raise ContextError(
-            "INDEX_CORRUPT", f"{rel}: {exc}", hint="delete it and run `context build`"
-        ) from None
+        raise ContextError("INDEX_CORRUPT", f"{rel}: {exc}") from None
     finally:
         conn.close()
     return StoredIndex(meta, sources, items, rels, skeletons)
@@ -343,7 +332,6 @@ def verify_index(stored: StoredIndex, corpus: Corpus) -> None:
         raise ContextError(
             "INDEX_PROJECT_MISMATCH",
             f"index project {stored.project_id!r} != corpus project {corpus.project_id!r}",
-            hint="rebuild the index",
         )
     fresh = corpus.source_map()
     stored_map = {path: s.sha256 for path, s in stored.sources.items()}
@@ -357,15 +345,16 @@ def verify_index(stored: StoredIndex, corpus: Corpus) -> None:
         raise ContextError(
             "INDEX_STALE",
             f"sources changed since the index was built: {shown}",
-            hint="rebuild the index with `project-corpus context build ROOT`",
         )
 
 
 def load_verified(root: str | os.PathLike[str], index: str | None = None) -> Corpus:
     """The fresh, strict corpus of ROOT after checking its stored index is current."""
+    from project_corpus.corpus.layout import require_corpus
     from project_corpus.corpus.snapshot import collect
 
     root_path = fs.resolve_root(root)
+    require_corpus(root_path, root)  # named as given, before the index is looked for
     prepare_index_path(root_path, index)
     try:
         stored: StoredIndex | None = open_index(

@@ -151,7 +151,7 @@ def load_grant(
         raise ContextError(
             "TRUST_PATH",
             f"{path}: a grant inside the project is never trusted",
-            hint="make one outside it with `project-corpus trust grant ROOT --capability ...`",
+            hint="make one outside it with `project-corpus trust grant {root} --capability ...`",
         )
     return parse_grant(_decode_toml(_read_grant_file(real), str(path))).as_dict()
 
@@ -163,7 +163,7 @@ def _read_grant_file(path: Path) -> bytes:
         raise ContextError(
             "TRUST_MISSING",
             f"{path}: no trust grant",
-            hint="create one with `project-corpus trust grant ROOT --capability ...`",
+            hint="create one with `project-corpus trust grant {root} --capability ...`",
         ) from None
     except OSError as exc:
         raise ContextError(

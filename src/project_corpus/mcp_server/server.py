@@ -123,7 +123,7 @@ def call(
             authorize(session, TOOL_CAPABILITIES)  # the policy did not change while we read
     except ContextError as exc:
         LOG.info("%s: %s", name, exc.code)
-        return exc.envelope(), True
+        return exc.envelope(session.root), True
     except Exception as exc:  # the server's one broad handler (cli.main's counterpart)
         LOG.error(
             "%s: internal error %s: %s (a bug; please report it)", name, type(exc).__name__, exc

@@ -114,7 +114,10 @@ def read_policy(root: str) -> Policy:
         raise ContextError(
             findings[0].code,
             f"{POLICY_PATH}: {detail}",
-            hint="fix policy.toml (run `context doctor`) before granting trust",
+            hint=(
+                "fix policy.toml (`project-corpus context doctor {root}` shows where) "
+                "before granting trust"
+            ),
         )
     return policy
 
@@ -267,7 +270,7 @@ def require(capability: str, effective: frozenset[str], denials: Iterable[Denial
     raise ContextError(
         "TRUST_DENIED",
         f"{capability} is not effective",
-        hint="`project-corpus trust show ROOT` lists what is effective and why",
+        hint="`project-corpus trust show {root}` lists what is effective and why",
     )
 
 

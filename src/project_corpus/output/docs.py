@@ -16,7 +16,9 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from project_corpus.core.errors import ERRORS
+from project_corpus.core.errors import HINTS
 from project_corpus.core.errors import exit_code
+from project_corpus.core.errors import render_hint
 from project_corpus.doctor import CHECKS
 from project_corpus.doctor.records import Check
 
@@ -59,8 +61,11 @@ The envelope's JSON Schema is `project-corpus schema error`. The conformance and
 are also the codes of `context doctor` findings; over MCP the code comes back in a tool result
 with `isError: true`. Codes never change meaning; new codes may be added.
 
-| code | exit | meaning |
-|---|---|---|
+Every code has a hint (the last column; a raise site may give a more precise one). A hint
+that names a command names the ROOT the command was given where this table says `ROOT`.
+
+| code | exit | meaning | hint |
+|---|---|---|---|
 """
 
 
@@ -68,10 +73,15 @@ def _cell(text: str) -> str:
     return text.replace("|", "\\|")
 
 
+def _hint(code: str) -> str:
+    return render_hint(HINTS[code], None) or ""
+
+
 def render_errors() -> str:
     """The whole text of docs/errors.md, one table row per code in registry order."""
     rows = [
-        f"| `{code}` | {exit_code(code)} | {_cell(meaning)} |\n" for code, meaning in ERRORS.items()
+        f"| `{code}` | {exit_code(code)} | {_cell(meaning)} | {_cell(_hint(code))} |\n"
+        for code, meaning in ERRORS.items()
     ]
     return ERRORS_HEADER + "".join(rows)
 
