@@ -364,19 +364,17 @@ def test_combined_exit_code_is_the_worst() -> None:
     assert action.combined_exit_code({"CANDIDATES_EXIT_CODE": "garbage"}) == 3
 
 
-def test_prefix_annotations_rewrites_only_file_properties() -> None:
-    text = (
-        "::error file=a%2Cb.md,line=3,title=X::msg, file=not-a-property\n"
-        "::warning file=.project-corpus/x.md,line=1::w\n"
-        "plain log line file=x\n"
-        "::notice::no properties\n"
+def test_annotations_prefix_the_file_property_only() -> None:
+    from project_corpus.output import github
+    from project_corpus.output.text import TextOptions
+
+    issue = {"code": "X", "severity": "FAIL", "path": "a,b.md", "line": 3, "message": "m, file=x"}
+    report = {"issues": [issue], "summary": {"FAIL": 1, "WARN": 0, "suppressed": 0}}
+    lines = github.render(report, TextOptions(prefix="sub dir/")).splitlines()
+    assert lines[0] == "::error file=sub dir/a%2Cb.md,line=3,title=X::m, file=x"
+    assert (
+        github.render(report).splitlines()[0] == "::error file=a%2Cb.md,line=3,title=X::m, file=x"
     )
-    fixed = views.prefix_annotations(text, "sub dir/")
-    lines = fixed.splitlines()
-    assert lines[0] == "::error file=sub dir/a%2Cb.md,line=3,title=X::msg, file=not-a-property"
-    assert lines[1] == "::warning file=sub dir/.project-corpus/x.md,line=1::w"
-    assert lines[2:] == ["plain log line file=x", "::notice::no properties"]
-    assert views.prefix_annotations(text, "") == text
 
 
 def test_prefix_sarif_rewrites_srcroot_uris() -> None:
@@ -595,10 +593,6 @@ def test_error_summary_without_an_envelope() -> None:
     markdown, note = views.error_summary("t", views.Completed(3, "", "Traceback: boom\n"))
     assert "`INTERNAL_ERROR`" in markdown
     assert note == "::error title=t INTERNAL_ERROR::Traceback: boom\n"
-
-
-def test_unterminated_workflow_command_is_left_alone() -> None:
-    assert views.prefix_annotations("::error file=a.md\n", "p/") == "::error file=a.md\n"
 
 
 def test_default_emit_writes_stdout(gha: Runner, capsys: pytest.CaptureFixture[str]) -> None:

@@ -20,6 +20,7 @@ from pathlib import Path
 
 import pytest
 
+from project_corpus.cli import lint_commands
 from project_corpus.core import records as models
 from project_corpus.core import timeparse
 from project_corpus.corpus import markdown
@@ -297,6 +298,12 @@ PATTERNS: dict[str, list[tuple[Run, tuple[Make, ...]]]] = {
     },
     "retrieval.text.CYRILLIC_RE": [(run_of(text.CYRILLIC_RE), attacks(repeat("я")))],
     "retrieval.text.LATIN_RE": [(run_of(text.LATIN_RE), attacks())],
+    "cli.lint_commands.with_root()": [
+        (
+            lambda s: lint_commands.with_root(s, "mem"),
+            attacks(repeat("`project-corpus ROOT"), repeat("`project-corpus ROOTROOT` ")),
+        )
+    ],
     "scaffold.create.default_project_id()": [
         (lambda s: re.sub(r"[^a-z0-9._-]+", "-", s), attacks(repeat(" !"), repeat("a-")))
     ],

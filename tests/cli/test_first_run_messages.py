@@ -39,9 +39,9 @@ def test_a_folder_without_a_corpus_suggests_init(tmp_path: Path, cli: Callable[.
     error = cli("context", "query", tmp_path / "plain", "anything").error()
     assert error["error"] == "CONTEXT_ROOT"
     assert "is not a Project Corpus" in str(error["detail"])
-    assert (
-        error["hint"]
-        == f"start one with `project-corpus init {tmp_path / 'plain'}`, or pass its root"
+    assert error["hint"] == (
+        f"start one with `project-corpus init {tmp_path / 'plain'}`, "
+        "or pass the folder that holds .project-corpus/"
     )
 
 

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from project_corpus.doctor import CHECKS
+from project_corpus.doctor import CHECKS_BY_CODE
 from tests.conftest import MakeCorpus
 from tests.conftest import Run
 
@@ -68,14 +69,21 @@ def test_unknown_check_is_a_usage_error_with_a_guess(root: Path, cli: Cli) -> No
 def test_fail_on_is_case_insensitive(root: Path, cli: Cli) -> None:
     assert cli("context", "doctor", root, "--fail-on", "warn").code == 1
     assert cli("context", "doctor", root, "--fail-on", "Fail").code == 0
-    assert cli("context", "doctor", root, "--format", "TEXT").out.startswith(HISTORY)
+    assert cli("context", "doctor", root, "--format", "TEXT").out.startswith(f"{root}/{HISTORY}")
 
 
-def test_text_statistics_quiet_and_source(root: Path, cli: Cli) -> None:
-    full = cli("context", "doctor", root, "--format", "text", "--statistics").out.splitlines()
-    assert full[0].startswith(f"{HISTORY}:3:1: INVALID_TIMESTAMP ")
-    assert full[1:3] == ["    Created-At: soon", "    ^"]
-    assert "1      VOLATILE_WITHOUT_FRESHNESS WARN" in full
+def test_text_statistics_quiet_and_source(
+    root: Path, cli: Cli, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(root)
+    full = cli("context", "doctor", "--format", "text", "--statistics").out.splitlines()
+    # the column of the value, the caret under it, the check's fix
+    assert full[0].startswith(f"{HISTORY}:3:13: WARN INVALID_TIMESTAMP ")
+    assert full[1:3] == ["    Created-At: soon", "                ^"]
+    assert full[3] == "    help: Write `2026-09-17` or `2026-09-17T08:30:00Z`."
+    # as flake8's: the count, then (severity,) code and message: the check's summary
+    summary = CHECKS_BY_CODE["VOLATILE_WITHOUT_FRESHNESS"].summary
+    assert f"1      WARN VOLATILE_WITHOUT_FRESHNESS {summary}" in full
     assert full[-1].startswith("project-corpus: 0 FAIL, 3 WARN")
     quiet = cli("context", "doctor", root, "--format", "text", "-q", "--no-show-source").out
     assert [line.split(":")[1] for line in quiet.splitlines()] == ["3", "6", "8"]

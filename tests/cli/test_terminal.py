@@ -126,8 +126,9 @@ def test_text_at_a_terminal_json_when_piped(root: Path, name: str) -> None:
         assert "Budget: " in tty.out
         assert " of 300 tokens" in tty.out
     else:
-        where = ".project-corpus/history/2026-11-26-standup.md:4:1: VOLATILE_WITHOUT_FRESHNESS "
-        assert where in tty.out
+        # ROOT as given, the line and the column of the volatile term, the severity
+        note = f"{root}/.project-corpus/history/2026-11-26-standup.md"
+        assert f"{note}:4:15: WARN VOLATILE_WITHOUT_FRESHNESS " in tty.out
         assert "    The canary is currently serving reads.\n" in tty.out
         assert tty.out.splitlines()[-1].startswith("project-corpus: 0 FAIL, ")
         assert data["summary"]["WARN"] >= 1

@@ -54,10 +54,10 @@ def test_links_inline_with_titles_and_definitions_but_not_in_code() -> None:
         "[c]: <../reports/c.md>\n"
         "```\n[d](../reports/d.md) .project-corpus/reports/e.md\n```\n"
     )
-    assert _refs(HISTORY, text) == [
-        ("link", 4, "../reports/a.md", R + "a.md"),
-        ("link", 4, "../reports/b.md", R + "b.md"),
-        ("link", 5, "<../reports/c.md>", R + "c.md"),
+    assert _refs(HISTORY, text) == [  # the column is the target's
+        ("link", 4, "../reports/a.md", R + "a.md", 5),
+        ("link", 4, "../reports/b.md", R + "b.md", 43),
+        ("link", 5, "<../reports/c.md>", R + "c.md", 6),
     ]
 
 
@@ -68,8 +68,8 @@ def test_paths_are_trimmed_and_markdown_only() -> None:
         ".project-corpus/reports/*.md\n"
     )
     assert _refs(HISTORY, text) == [
-        ("path", 4, R + "a.md", R + "a.md"),
-        ("path", 4, ".project-corpus/tasks/t-1.md", ".project-corpus/tasks/t-1.md"),
+        ("path", 4, R + "a.md", R + "a.md", 5),
+        ("path", 4, ".project-corpus/tasks/t-1.md", ".project-corpus/tasks/t-1.md", 40),
     ]
 
 

@@ -237,16 +237,22 @@ def test_cli_output_file(make_corpus: MakeCorpus, cli: Cli, tmp_path: Path) -> N
     assert run.code == 1
     assert run.out == ""
     text = out.read_text(encoding="utf-8")
-    assert text.startswith(f"{HISTORY}:5:1: INVALID_TEMPORAL_RELATION ")
+    root = tmp_path / "corpus"  # make_corpus's folder, named as given
+    # column 13: the value of `Supersedes: ...`
+    assert text.startswith(f"{root}/{HISTORY}:5:13: FAIL INVALID_TEMPORAL_RELATION ")
     assert "\x1b[" not in text  # never colour into a file
 
 
-def test_cli_status_line_of_text_output(make_corpus: MakeCorpus, cli: Cli) -> None:
+def test_cli_status_line_of_text_output(
+    make_corpus: MakeCorpus, cli: Cli, monkeypatch: pytest.MonkeyPatch
+) -> None:
     broken = STATUS.replace("ACTIVE", "RUNNING")
-    run = cli("context", "doctor", make_corpus({STATUS_PATH: broken}), "--format", "text")
+    monkeypatch.chdir(make_corpus({STATUS_PATH: broken}))
+    run = cli("context", "doctor", "--format", "text")  # ROOT defaults to "."
     lines = run.out.splitlines()
-    assert lines[0].startswith(f"{STATUS_PATH}:4:1: INVALID_METADATA ")
+    assert lines[0].startswith(f"{STATUS_PATH}:4:1: FAIL INVALID_METADATA ")
     assert lines[1:3] == ["    Lifecycle-Status: RUNNING", "    ^"]  # the offending line
+    assert lines[3].startswith("    help: ")  # the check's fix
     assert lines[-1] == "project-corpus: 1 FAIL, 0 WARN, 0 suppressed in 8 sources; failed"
 
 

@@ -26,6 +26,7 @@ from project_corpus.output.github import annotation
 from project_corpus.output.github import escape_data
 from project_corpus.output.github import escape_property
 from project_corpus.output.sarif import uri
+from project_corpus.output.text import FINDING_LINE
 from tests.conftest import MakeCorpus
 from tests.doctor.support import doctor
 from tests.doctor.support import valid_candidate
@@ -169,14 +170,21 @@ def test_golden_output(make_corpus: MakeCorpus, fmt: str, name: str) -> None:
 
 
 def test_text_lines(make_corpus: MakeCorpus) -> None:
-    lines = render_report(findings_report(make_corpus), "text").splitlines()
+    report = findings_report(make_corpus)
+    lines = render_report(report, "text").splitlines()
     assert lines[-1].startswith("project-corpus: ")
-    for line in lines[:-1]:
-        _path, number, col, rest = line.split(":", 3)
-        assert int(number) >= 1
-        assert col == "1"  # no source to read: the column of a line-level finding is 1
-        code = rest.split()[0]
-        assert rest.startswith(f" {code} ")
+    shown = [issue for issue in report["issues"] if not issue["suppressed"]]
+    assert len(lines) - 1 == len(shown)
+    for line, issue in zip(lines[:-1], shown, strict=True):
+        match = re.match(FINDING_LINE, line)
+        assert match is not None, line
+        assert match["path"] == issue["path"]
+        assert (int(match["line"]), match["code"]) == (issue["line"], issue["code"])
+        assert match["severity"] == issue["severity"]  # FAIL and WARN told apart unpainted
+        # the token's column when the finding has one; else (no source to read) 1
+        assert int(match["column"]) == issue.get("column", 1)
+    assert any("column" in issue for issue in shown)
+    assert not re.match(FINDING_LINE, lines[-1])  # the summary is no finding
     assert not any("Right now" in line for line in lines)
 
 
@@ -196,7 +204,7 @@ def test_text_escapes_control_characters_in_paths() -> None:
             }
         ],
     }
-    assert render_report(report, "text").splitlines()[0] == "a\\nb.md:1:1: X m."
+    assert render_report(report, "text").splitlines()[0] == "a\\nb.md:1:1: FAIL X m."
 
 
 # --- GitHub --------------------------------------------------------------------------------------

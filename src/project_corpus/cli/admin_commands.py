@@ -7,6 +7,7 @@ import click
 from project_corpus.cli.options import emit
 from project_corpus.cli.options import emit_result
 from project_corpus.cli.options import format_option
+from project_corpus.cli.options import remember_root
 from project_corpus.cli.options import resolve_format
 from project_corpus.cli.options import root_arg
 from project_corpus.core.about import MCP_INSTALL_HINT
@@ -31,7 +32,7 @@ def trust() -> None:
 
 
 @trust.command()
-@root_arg()
+@root_arg(default=".")
 @click.option(
     "--capability",
     "capabilities",
@@ -64,7 +65,7 @@ def grant(
 
 
 @trust.command()
-@root_arg()
+@root_arg(default=".")
 @click.option(
     "--grant", "grant_path", default=None, metavar="PATH", help="Grant file (default location)."
 )
@@ -79,7 +80,12 @@ def show(root: str, grant_path: str | None, fmt: str) -> int:
 
 @click.command()
 @click.option(
-    "--root", "root", default=None, metavar="PATH", help="Project root (default: the grant's root)."
+    "--root",
+    "root",
+    default=None,
+    metavar="PATH",
+    callback=remember_root,
+    help="Project root (default: the grant's root).",
 )
 @click.option("--trust", "grant_path", required=True, metavar="GRANT", help="Trust grant file.")
 @click.option(
@@ -101,7 +107,8 @@ def mcp(root: str | None, grant_path: str, allow: tuple[str, ...], naming: str) 
         if exc.name and exc.name.split(".")[0] in ("mcp", "mcp_types", "anyio"):  # SDK + its deps
             raise ContextError(
                 "MCP_UNAVAILABLE",
-                f"the `mcp` SDK is not installed (no module named {exc.name!r})",
+                f"`project-corpus mcp` needs the optional [mcp] extra, which is not installed "
+                f"(missing module {exc.name!r})",
                 hint=MCP_INSTALL_HINT,
             ) from None
         raise

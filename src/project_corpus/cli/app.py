@@ -75,7 +75,7 @@ _CLI = "project_corpus.cli."
 )
 @click.option("--debug", is_flag=True, help="Show tracebacks of internal errors.")
 @click.pass_obj
-def cli(flags: dict[str, bool] | None, debug: bool) -> None:
+def cli(flags: dict[str, object] | None, debug: bool) -> None:
     """Context Intelligence for a Project Corpus (Protocol V2)."""
     if flags is not None:  # `main` passes a dict to learn the parsed global flags
         flags["debug"] = debug
@@ -101,10 +101,12 @@ def _requested_format(argv: Sequence[str]) -> str:
     """The `--format` value on the command line ("auto" when none), lower case."""
     args = list(argv)
     for i, arg in enumerate(args):
-        if arg.startswith("--format="):
-            return arg.partition("=")[2].lower()
-        if arg == "--format" and i + 1 < len(args):
-            return args[i + 1].lower()
+        name, equals, value = arg.partition("=")
+        if name in ("--format", "--output-format"):
+            if equals:
+                return value.lower()
+            if i + 1 < len(args):
+                return args[i + 1].lower()
     return "auto"
 
 
@@ -144,11 +146,12 @@ def _usage_hint(exc: click.ClickException) -> str:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the CLI; returns the exit code (0 ok, 1 findings, 2 error, 3 internal error)."""
     args = list(sys.argv[1:] if argv is None else argv)
-    flags: dict[str, bool] = {}
+    flags: dict[str, object] = {}  # the parsed --debug, and ROOT as given (`remember_root`)
     try:
         result = cli.main(args=args, prog_name="project-corpus", standalone_mode=False, obj=flags)
     except ContextError as exc:
-        _report_error(exc.envelope(), args)
+        root = flags.get("root")
+        _report_error(exc.envelope(root if isinstance(root, str) else None), args)
         return EXIT_ERROR
     except click.exceptions.Exit as exc:
         return int(exc.exit_code)

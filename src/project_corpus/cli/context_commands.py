@@ -16,18 +16,20 @@ from project_corpus.core.errors import EXIT_OK
 
 
 @click.command()
-@root_arg()
+@root_arg(default=".")
 @index_option
 @format_option("json", "text")
 def build(root: str, index: str | None, fmt: str) -> int:
     """Build the provenance-only SQLite index of ROOT's scoped sources."""
     from project_corpus.corpus import fs
+    from project_corpus.corpus.required import require_corpus
     from project_corpus.corpus.snapshot import collect
     from project_corpus.index.store import build_index
     from project_corpus.index.store import prepare_index_path
     from project_corpus.index.store import previous_skeletons
 
     root_path = fs.resolve_root(root)
+    require_corpus(root_path, root)
     prepare_index_path(root_path, index)
     corpus = collect(root_path, skeletons=previous_skeletons(root_path, index))
     emit_result(build_index(corpus, index), fmt, "build")
@@ -78,7 +80,7 @@ def bundle(root: str, query: str, index: str | None, max_tokens: str, fmt: str) 
 
 
 @click.command()
-@root_arg()
+@root_arg(default=".")
 @click.option(
     "--bundle", "bundle_file", required=True, metavar="FILE", help="Bundle JSON file inside ROOT."
 )
@@ -99,7 +101,7 @@ def receipt(root: str, bundle_file: str, consumer: str, items: tuple[str, ...], 
 
 
 @click.command(name="eval")
-@root_arg()
+@root_arg(default=".")
 @index_option
 @click.option(
     "--dataset", required=True, metavar="FILE", help="CorpusEval v1 dataset JSON inside ROOT."

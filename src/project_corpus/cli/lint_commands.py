@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
@@ -37,7 +38,7 @@ def source_lines(root: str) -> Callable[[str, int], str | None]:
         if path not in cache:
             try:
                 data = fs.read_relative(resolved, path, MAX_SOURCE_BYTES, code="SOURCE_LINK")
-                cache[path] = data.decode("utf-8", "replace").split("\n")
+                cache[path] = text_lines(data)
             except (ContextError, OSError):
                 cache[path] = []
         lines = cache[path]
@@ -46,12 +47,81 @@ def source_lines(root: str) -> Callable[[str, int], str | None]:
     return lookup
 
 
+def text_lines(data: bytes) -> list[str]:
+    """DATA's lines when it is text (strict UTF-8 without NUL); none for a binary file such
+    as a corrupt index, whose bytes are no "source line" to show."""
+    if b"\0" in data:
+        return []
+    try:
+        return data.decode("utf-8").split("\n")
+    except UnicodeDecodeError:
+        return []
+
+
 def text_options(
     root: str, show_source: bool = True, statistics: bool = False, quiet: bool = False
 ) -> TextOptions:
+    """The text report's options: paths from the current folder (ROOT as given), each code's
+    summary and fix from the check registry."""
+    from project_corpus.doctor import CHECKS
+    from project_corpus.output.text import RuleText
     from project_corpus.output.text import TextOptions
 
-    return TextOptions(show_source, statistics, quiet, use_color(), source_lines(root))
+    rules = {check.code: RuleText(check.summary, with_root(check.fix, root)) for check in CHECKS}
+    return TextOptions(
+        show_source,
+        statistics,
+        quiet,
+        use_color(),
+        source_lines(root),
+        prefix=display_prefix(root),
+        rules=rules,
+    )
+
+
+def with_root(text: str, root: str) -> str:
+    """TEXT with the `ROOT` of each `project-corpus …` command in it replaced by ROOT as
+    given (a fix's command can then be copied and run as it is)."""
+    if "ROOT" not in text:
+        return text
+    import re
+    from shlex import quote
+
+    shown = quote(os.path.normpath(root))
+    command = re.compile(r"`project-corpus [^`]*`")
+    return command.sub(lambda m: re.sub(r"\bROOT\b", shown, m.group(0)), text)
+
+
+def display_prefix(root: str) -> str:
+    """ROOT as the command line named it, `/`-terminated, to put before a ROOT-relative path
+    ("" for the current folder): `mem/.project-corpus/state/STATUS.md` opens from here."""
+    shown = os.path.normpath(root)
+    if shown == os.curdir:
+        return ""
+    return shown.replace(os.sep, "/").rstrip("/") + "/"
+
+
+def report_options(root: str, fmt: str, output: str | None, **text: bool) -> TextOptions | None:
+    """The options of the text format (none for a file: no colour), the github format's path
+    prefix; None for json and sarif, whose paths stay ROOT-relative."""
+    if fmt == "text":
+        options = text_options(root, **text)
+        return options._replace(color=False) if output is not None else options
+    if fmt == "github":
+        from project_corpus.output.text import TextOptions
+
+        return TextOptions(prefix=display_prefix(root))
+    return None
+
+
+def _report(
+    root: str, report: dict[str, object], fmt: str, output: str | None, **text: bool
+) -> None:
+    from project_corpus.output import render_report
+
+    options = report_options(root, fmt, output, **text)
+    color = options.color if options is not None and fmt == "text" else None
+    write_output(root, render_report(report, fmt, options), output, color)
 
 
 def _codes_option(name: str, help_text: str) -> Callable[[Command], Command]:
@@ -59,7 +129,7 @@ def _codes_option(name: str, help_text: str) -> Callable[[Command], Command]:
 
 
 @click.command()
-@root_arg()
+@root_arg(default=".")
 @index_option
 @click.option(
     "--bundle", "bundle_file", default=None, metavar="FILE", help="Also check this bundle JSON."
@@ -71,7 +141,14 @@ def _codes_option(name: str, help_text: str) -> Callable[[Command], Command]:
 @_codes_option("--select", "Report only these checks (codes or names; repeatable).")
 @_codes_option("--ignore", "Do not report these checks (codes or names; repeatable).")
 @format_option(*FORMATS)
-@click.option("--output", "output", default=None, metavar="FILE", help="Write the report to FILE.")
+@click.option(
+    "--output",
+    "--output-file",
+    "output",
+    default=None,
+    metavar="FILE",
+    help="Write the report to FILE.",
+)
 @fail_on_option()
 @click.option("--exit-zero", is_flag=True, help="Exit 0 even when findings fail the run.")
 @click.option("--statistics", is_flag=True, help="Text: add a count per code.")
@@ -106,7 +183,6 @@ def doctor(
 ) -> int:
     """Memory Doctor: lint ROOT's corpus (and index, bundle, candidates). Never repairs."""
     from project_corpus.doctor import memory_doctor
-    from project_corpus.output import render_report
 
     report = memory_doctor(
         root,
@@ -121,10 +197,8 @@ def doctor(
         max_status_age=max_status_age,
     )
     fmt = resolve_format(fmt, output)
-    options = text_options(root, show_source, statistics, quiet) if fmt == "text" else None
-    if options is not None and output is not None:
-        options = options._replace(color=False)
-    write_output(root, render_report(report, fmt, options), output, options and options.color)
+    text = {"show_source": show_source, "statistics": statistics, "quiet": quiet}
+    _report(root, report, fmt, output, **text)
     return EXIT_OK if report["ok"] or exit_zero else EXIT_FINDINGS
 
 
@@ -135,7 +209,14 @@ def doctor(
     "--input", "inputs", multiple=True, metavar="FILE", help="A candidate JSON file (repeatable)."
 )
 @format_option(*FORMATS)
-@click.option("--output", "output", default=None, metavar="FILE", help="Write the report to FILE.")
+@click.option(
+    "--output",
+    "--output-file",
+    "output",
+    default=None,
+    metavar="FILE",
+    help="Write the report to FILE.",
+)
 @click.option("--exit-zero", is_flag=True, help="Exit 0 even when a candidate is invalid.")
 def candidate_validate(
     root: str,
@@ -147,12 +228,7 @@ def candidate_validate(
 ) -> int:
     """Lint proposed memory candidates (default: .project-corpus/candidates/*.json)."""
     from project_corpus.doctor.candidates import lint_candidates
-    from project_corpus.output import render_report
 
     report = lint_candidates(root, [*inputs, *files])
-    fmt = resolve_format(fmt, output)
-    options = text_options(root) if fmt == "text" else None
-    if options is not None and output is not None:
-        options = options._replace(color=False)
-    write_output(root, render_report(report, fmt, options), output, options and options.color)
+    _report(root, report, resolve_format(fmt, output), output)
     return EXIT_OK if report["ok"] or exit_zero else EXIT_FINDINGS

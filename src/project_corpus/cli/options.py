@@ -30,9 +30,10 @@ def emit(text: str, color: bool | None = None) -> None:
 
 
 def format_option(*choices: str) -> Callable[[Command], Command]:
-    """`--format auto|CHOICES` (any case), default auto."""
+    """`--format auto|CHOICES` (any case), default auto; `--output-format` is ruff's name."""
     return click.option(
         "--format",
+        "--output-format",
         "fmt",
         type=click.Choice(("auto", *choices), case_sensitive=False),
         default="auto",
@@ -77,8 +78,23 @@ def use_color(stream: TextIO | None = None) -> bool:
     return is_terminal(sys.stdout if stream is None else stream)
 
 
-def root_arg() -> Callable[[Command], Command]:
-    return click.argument("root", type=click.Path(file_okay=False, path_type=str))
+def remember_root(ctx: click.Context, _param: click.Parameter, value: str | None) -> str | None:
+    """Record ROOT as given, so that an error's hint can name it (`cli.app.main`)."""
+    flags = ctx.find_root().obj
+    if isinstance(flags, dict) and value is not None:
+        flags["root"] = value
+    return value
+
+
+def root_arg(default: str | None = None) -> Callable[[Command], Command]:
+    """The ROOT argument; with a DEFAULT (".") it may be left out, as ruff's and flake8's."""
+    return click.argument(
+        "root",
+        type=click.Path(file_okay=False, path_type=str),
+        default=default,
+        required=default is None,
+        callback=remember_root,
+    )
 
 
 index_option = click.option(

@@ -7,6 +7,7 @@ import click
 from project_corpus.cli.options import emit
 from project_corpus.cli.options import format_option
 from project_corpus.cli.options import resolve_format
+from project_corpus.cli.options import root_arg
 
 LANG_OPTION = click.option(
     "--lang",
@@ -18,7 +19,7 @@ LANG_OPTION = click.option(
 
 
 @click.command()
-@click.argument("root", default=".", type=click.Path(file_okay=False, path_type=str))
+@root_arg(default=".")
 @click.option(
     "--project-id", default=None, metavar="ID", help="Project ID (default: the folder name)."
 )
@@ -49,16 +50,24 @@ def _report(root: str, written: list[str], fmt: str) -> None:
 @click.command()
 @click.argument("kind", type=click.Choice(["task", "report"], case_sensitive=False))
 @click.argument("artifact_id", metavar="ID")
-@click.argument("root", default=".", type=click.Path(file_okay=False, path_type=str))
+@root_arg(default=".")
 @click.option("--task", "task_id", default=None, metavar="ID", help="A report's Task-ID.")
-@LANG_OPTION
+@click.option(
+    "--lang",
+    type=click.Choice(["en", "ru"], case_sensitive=False),
+    default=None,
+    help="Language of the guidance text (default: the corpus's own, from PROJECT and STATUS).",
+)
 @format_option("json", "text")
-def new(kind: str, artifact_id: str, root: str, task_id: str | None, lang: str, fmt: str) -> int:
+def new(
+    kind: str, artifact_id: str, root: str, task_id: str | None, lang: str | None, fmt: str
+) -> int:
     """Write a new Task or Report with every required key and section."""
     from project_corpus.scaffold.create import new_artifact
 
     if task_id is not None and kind.lower() != "report":
         raise click.UsageError("--task is only for a report")
-    rel = new_artifact(root, kind.lower(), artifact_id, task_id=task_id, lang=lang.lower())
+    language = lang.lower() if lang else None
+    rel = new_artifact(root, kind.lower(), artifact_id, task_id=task_id, lang=language)
     _report(root, [rel], fmt)
     return 0

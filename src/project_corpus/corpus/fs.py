@@ -47,6 +47,7 @@ def resolve_root(root: str | os.PathLike[str]) -> str:
     parts = path.split(os.sep)  # ["", "home", ...]: the path is absolute
     if CORPUS_DIR in parts:
         project = os.path.join(os.sep, *parts[1 : parts.index(CORPUS_DIR)])
+        project = project if os.path.isabs(given) else os.path.relpath(project)
         raise ContextError(
             "CONTEXT_ROOT",
             f"{given} is inside the corpus folder {CORPUS_DIR}/, not the project root",
@@ -69,16 +70,6 @@ def _root_problem(path: str) -> str | None:
     if not os.access(path, os.R_OK | os.X_OK):
         return "cannot be read: permission denied"
     return None
-
-
-def require_corpus(root: str, given: str | os.PathLike[str]) -> None:
-    """CONTEXT_ROOT when ROOT has no `.project-corpus/` at all (the doctor reports a finding)."""
-    if not os.path.lexists(os.path.join(root, CORPUS_DIR)):
-        raise ContextError(
-            "CONTEXT_ROOT",
-            f"{os.fspath(given)} is not a Project Corpus: it has no {CORPUS_DIR}/ folder",
-            hint=f"start one with `project-corpus init {os.fspath(given)}`, or pass its root",
-        )
 
 
 def _split(rel: str) -> list[str]:
@@ -357,6 +348,12 @@ def portable_input_path(root: str, user_path: str, code: str = "CONTEXT_INPUT_PA
     absolute = os.path.abspath(user_path)
     if ".." in user_path.replace("\\", "/").split("/"):
         raise ContextError(code, f"{user_path}: `..` is not allowed")
+    if not os.path.lexists(absolute):
+        raise ContextError(
+            code,
+            f"{user_path}: no such file",
+            hint=f"paths are relative to the current folder ({os.getcwd()})",
+        )
     if os.path.commonpath([absolute, root]) == root and absolute != root:
         return os.path.relpath(absolute, root).replace(os.sep, "/")
     raise ContextError(

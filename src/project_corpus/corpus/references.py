@@ -93,6 +93,7 @@ class Reference(NamedTuple):
     line: int
     text: str
     target: str
+    column: int = 0  # 1-based column of the reference's text on its line (0: unknown)
 
 
 class Targets(NamedTuple):
@@ -140,13 +141,20 @@ def _joined(doc: Document) -> str:
     return "\n".join(doc.lines)
 
 
-def _numbered(text: str, matches: Iterable[re.Match[str]]) -> Iterator[tuple[re.Match[str], int]]:
-    """MATCHES (in text order) with their 1-based line numbers (one pass over the text)."""
-    line, last = 1, 0
+def _numbered(
+    text: str, matches: Iterable[re.Match[str]], group: int = 0
+) -> Iterator[tuple[re.Match[str], int, int]]:
+    """MATCHES (in text order) with the 1-based line and column of their GROUP (one pass
+    over the text: each stretch between two matches is searched once for its newlines)."""
+    line, last, bol = 1, 0, 0  # bol: where the current line begins
     for match in matches:
-        line += text.count("\n", last, match.start())
-        last = match.start()
-        yield match, line
+        start = match.start(group)
+        newline = text.rfind("\n", last, start)
+        if newline >= 0:
+            line += text.count("\n", last, start)
+            bol = newline + 1
+        last = start
+        yield match, line, start - bol + 1
 
 
 def path_references(doc: Document, text: str | None = None) -> list[Reference]:
@@ -155,10 +163,10 @@ def path_references(doc: Document, text: str | None = None) -> list[Reference]:
     if CORPUS_PREFIX not in text:
         return []
     found = []
-    for match, line in _numbered(text, PATH_RE.finditer(text)):
+    for match, line, column in _numbered(text, PATH_RE.finditer(text)):
         path = match.group(0).rstrip(".:")
         if path.endswith(".md"):
-            found.append(Reference("path", line, path, path))
+            found.append(Reference("path", line, path, path, column))
     return found
 
 
@@ -191,10 +199,10 @@ def link_references(path: str, doc: Document, text: str | None = None) -> list[R
         key=lambda m: m.start(),
     )
     found = []
-    for match, line in _numbered(text, matches):
+    for match, line, column in _numbered(text, matches, group=1):
         target = link_target(path, match.group(1))
         if target is not None:
-            found.append(Reference("link", line, match.group(1), target))
+            found.append(Reference("link", line, match.group(1), target, column))
     return found
 
 
@@ -216,7 +224,9 @@ def evidence_ids(doc: Document, table: Targets) -> list[Reference]:
         for token in dict.fromkeys(t.rstrip(".") for t in tokens):
             if ID_MARK_RE.search(token) and not token.endswith(".md") and ID_RE.match(token):
                 target = _first(table.reports, token) or _first(table.tasks, token)
-                found.append(Reference("id", line, token, target or report_path(token)))
+                column = _word_column(text, token)
+                target = target or report_path(token)
+                found.append(Reference("id", line, token, target, column))
     return found
 
 
@@ -226,7 +236,20 @@ def task_reference(doc: Document, table: Targets) -> list[Reference]:
     if entry is None or not ID_RE.match(entry.value):
         return []
     target = _first(table.tasks, entry.value) or task_path(entry.value)
-    return [Reference("task", entry.line, entry.value, target)]
+    text = doc.lines[entry.line - 1]
+    return [Reference("task", entry.line, entry.value, target, _word_column(text, entry.value))]
+
+
+def _word_column(text: str, token: str) -> int:
+    """The 1-based column of TOKEN in TEXT where it is a whole word (0 when it is not)."""
+    position = text.find(token)
+    while position >= 0:
+        before = text[position - 1] if position else " "
+        after = text[position + len(token) : position + len(token) + 1] or " "
+        if not (before.isalnum() or before in "._-") and not (after.isalnum() or after in "_-"):
+            return position + 1
+        position = text.find(token, position + 1)
+    return 0
 
 
 def references(path: str, doc: Document, table: Targets) -> list[Reference]:

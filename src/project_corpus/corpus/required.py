@@ -12,12 +12,14 @@ one. An absent artifact folder reads as empty and is the WARN `MISSING_ARTIFACT_
 
 from __future__ import annotations
 
+import os
 import unicodedata
 
 from project_corpus.core.errors import ContextError
 from project_corpus.core.records import Finding
 from project_corpus.corpus import fs
 from project_corpus.corpus.layout import ARTIFACT_DIRS
+from project_corpus.corpus.layout import CORPUS_DIR
 from project_corpus.corpus.layout import GENERATED_DIR
 from project_corpus.corpus.layout import REQUIRED
 from project_corpus.corpus.protocol import check_generated
@@ -115,3 +117,38 @@ def generated_views(root: str) -> list[Finding]:
             continue
         findings.extend(check_generated(entry.path, head[:2048].decode("utf-8", "replace")))
     return findings
+
+
+def require_corpus(root: str, given: str | os.PathLike[str]) -> None:
+    """CONTEXT_ROOT when ROOT has no `.project-corpus/` at all: every command, the doctor
+    and `new` included, says it is not a corpus and points to `init` (or, when a folder
+    above holds a corpus, to that project root: ROOT is never searched for upwards)."""
+    if os.path.lexists(os.path.join(root, CORPUS_DIR)):
+        return
+    shown = os.fspath(given)
+    above = _corpus_above(root)
+    if above is not None:
+        named = above if os.path.isabs(shown) else os.path.relpath(above)
+        hint = f"{shown} is inside the project at {named}: pass that folder as ROOT"
+    else:
+        from shlex import quote  # only on this error: `query` imports nothing new
+
+        init = "project-corpus init" + (
+            "" if os.path.normpath(shown) == "." else f" {quote(shown)}"
+        )
+        hint = f"start one with `{init}`, or pass the folder that holds {CORPUS_DIR}/"
+    raise ContextError(
+        "CONTEXT_ROOT", f"{shown} is not a Project Corpus: it has no {CORPUS_DIR}/ folder", hint
+    )
+
+
+def _corpus_above(root: str) -> str | None:
+    """The nearest folder above ROOT (absolute) that holds `.project-corpus/`, or None."""
+    folder = os.path.dirname(root)
+    while True:
+        if os.path.lexists(os.path.join(folder, CORPUS_DIR)):
+            return folder
+        parent = os.path.dirname(folder)
+        if parent == folder:
+            return None
+        folder = parent

@@ -198,8 +198,8 @@ def collect(
 
 def _collect(root: str | os.PathLike[str], strict: bool, skeletons: Skeletons) -> Corpus:
     root_path = fs.resolve_root(root)
-    if strict:
-        fs.require_corpus(root_path, root)
+    if strict:  # the doctor and `new` ask for it themselves, before their configuration
+        required.require_corpus(root_path, root)
     findings, warnings = required.required_paths(root_path)
     policy, policy_findings = _read_policy(root_path, findings)
     findings.extend(policy_findings)
@@ -215,14 +215,20 @@ def _collect(root: str | os.PathLike[str], strict: bool, skeletons: Skeletons) -
     findings.extend(_canonical_findings(by_path, policy))
     findings.extend(required.generated_views(root_path))
     if strict and findings:
-        codes = sorted({f.code for f in findings})
-        raise ContextError(
-            "PROTOCOL_NONCONFORMANT",
-            ", ".join(codes),
-            hint="run `project-corpus context doctor ROOT` for located findings",
-        )
+        raise _nonconformant(findings)
     findings.extend(warnings)
     return _assemble(root_path, _project_id(by_path, strict), policy, raw, findings)
+
+
+def _nonconformant(findings: list[Finding]) -> ContextError:
+    """PROTOCOL_NONCONFORMANT: the detail lists the sorted unique codes (SPEC §1.3), the hint
+    says where the first problem is and how to see them all."""
+    codes = ", ".join(sorted({f.code for f in findings}))
+    first = min(findings, key=lambda f: (f.path, f.line, f.code))
+    where = f"{first.path}:{max(1, first.line)}: {first.code}"
+    where += f" {first.detail}" if first.detail else ""
+    hint = f"first: {where}; `project-corpus context doctor {{root}}` lists every finding"
+    return ContextError("PROTOCOL_NONCONFORMANT", codes, hint=hint)
 
 
 def _assemble(

@@ -17,6 +17,7 @@ from project_corpus.core.errors import ContextError
 from project_corpus.core.records import SEVERITIES
 from project_corpus.core.records import Corpus
 from project_corpus.corpus import fs
+from project_corpus.corpus.required import require_corpus
 from project_corpus.doctor import candidates as candidate_checks
 from project_corpus.doctor import hygiene
 from project_corpus.doctor._config import LintConfig
@@ -56,8 +57,7 @@ def memory_doctor(
     """Lint ROOT's corpus; with `check_index` (or an `index` path) also its stored index,
     with `bundle` a bundle file, with `candidates` candidate files. Returns the report.
     `select` / `ignore` (codes or names) narrow the configured checks; `max_status_age`
-    (days) turns STATUS_AGE on over the configuration; `today` (UTC by default) is the date
-    it compares with.
+    (days) turns STATUS_AGE on over the configuration, comparing with `today` (UTC default).
 
     Raises ContextError for a bad configuration (CONFIG_INVALID), a bad input file
     (CONTEXT_INPUT_PATH / CONTEXT_INPUT_JSON), limits (CONTEXT_LIMIT) or a bad ROOT."""
@@ -65,6 +65,7 @@ def memory_doctor(
     if fail_on not in SEVERITIES:
         raise ContextError("USAGE_ERROR", f"--fail-on must be FAIL or WARN, not {fail_on!r}")
     root_path = fs.resolve_root(root)
+    require_corpus(root_path, root)  # CONTEXT_ROOT with the `init` hint, before any config
     lint = narrow(load_config(root_path, config, CHECKS_BY_CODE), CHECKS_BY_CODE, select, ignore)
     lint = with_max_age(lint, max_status_age)
     view = gather(

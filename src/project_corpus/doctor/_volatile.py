@@ -115,5 +115,10 @@ def volatile_term(text: str, matcher: Matcher | None) -> str | None:
 
 def first_term(text: str, matcher: Matcher) -> str | None:
     """The first volatile term in TEXT, known to pass the pre-filter, or None."""
-    match = matcher.regex.search(text)
+    match = first_match(text, matcher)
     return " ".join(match.group(0).split()) if match else None
+
+
+def first_match(text: str, matcher: Matcher) -> re.Match[str] | None:
+    """Where the first volatile term in TEXT (known to pass the pre-filter) is, or None."""
+    return matcher.regex.search(text)

@@ -30,6 +30,7 @@ from project_corpus.doctor.records import DoctorView
 from project_corpus.doctor.records import Issue
 from project_corpus.doctor.records import check
 from project_corpus.doctor.records import from_finding
+from project_corpus.doctor.records import value_column
 from project_corpus.retrieval.text import collapse_all
 from project_corpus.retrieval.text import normalise
 
@@ -183,27 +184,41 @@ def volatile_without_freshness(view: DoctorView) -> Iterator[Issue]:
         if source.source_type == "state" or source.foreign or _freshness_labelled(source):
             continue
         # Each candidate comes with normalise(span.text), its anchor.
-        for span, anchor, term in _unlabelled_claims(_scan(view, source, regex).candidates, regex):
+        for span, anchor, term, offset in _unlabelled_claims(
+            _scan(view, source, regex).candidates, regex
+        ):
             if term not in details:
                 details[term] = (
                     f"volatile term {term!r} without a date label or Freshness-Requirement"
                 )
-            issue = (source.path, span.line_start, details[term], anchor)
-            yield Issue("VOLATILE_WITHOUT_FRESHNESS", *issue, normalised=True)
+            line, column = span_position(source.doc, span, offset)
+            issue = (source.path, line, details[term], anchor)
+            yield Issue("VOLATILE_WITHOUT_FRESHNESS", *issue, normalised=True, column=column)
 
 
 def _unlabelled_claims(
     candidates: list[tuple[Span, str]], matcher: volatile.Matcher
-) -> list[tuple[Span, str, str]]:
-    """(span, normalised text, first term) of each claim with a volatile term and no date
-    label."""
+) -> list[tuple[Span, str, str, int]]:
+    """(span, normalised text, first term, its offset in the span's text) of each claim with
+    a volatile term and no date label."""
     found = []
     for span, anchor in candidates:
         # A candidate holds a key word already (`term_candidates`): no second pre-filter.
-        term = volatile.first_term(span.text, matcher)
-        if term and not volatile.has_date_label(span.text):
-            found.append((span, anchor, term))
+        match = volatile.first_match(span.text, matcher)
+        if match and not volatile.has_date_label(span.text):
+            found.append((span, anchor, " ".join(match.group(0).split()), match.start()))
     return found
+
+
+def span_position(doc: Document, span: Span, offset: int) -> tuple[int, int]:
+    """The line and 1-based column in DOC of OFFSET in SPAN's text (its lines joined by
+    newlines, the whole stripped: the first line lost its indentation)."""
+    text = span.text
+    newline = text.rfind("\n", 0, offset)
+    if newline >= 0:
+        return span.line_start + text.count("\n", 0, offset), offset - newline
+    first = doc.lines[span.line_start - 1] if span.line_start <= len(doc.lines) else ""
+    return span.line_start, len(first) - len(first.lstrip()) + offset + 1
 
 
 def term_candidates(
@@ -251,6 +266,7 @@ def invalid_timestamp(view: DoctorView) -> Iterator[Issue]:
                 meta.line,
                 f"{meta.key} {meta.value!r} is not an RFC 3339 date-time or a date",
                 anchor=normalise(f"{meta.key}: {meta.value}"),
+                column=value_column(source.doc, meta.line),
             )
 
 

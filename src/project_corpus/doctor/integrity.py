@@ -22,12 +22,15 @@ from project_corpus.core.records import MetaLine
 from project_corpus.core.records import Source
 from project_corpus.core.timeparse import parse_timestamp
 from project_corpus.corpus import references
+from project_corpus.corpus.layout import REPORTS_DIR
 from project_corpus.corpus.layout import STATUS_PATH
+from project_corpus.corpus.layout import inside
 from project_corpus.corpus.policy import ID_RE
 from project_corpus.corpus.protocol import has_next_action
 from project_corpus.doctor.records import DoctorView
 from project_corpus.doctor.records import Issue
 from project_corpus.doctor.records import check
+from project_corpus.doctor.records import value_column
 
 FINISHED = frozenset({"done", "closed", "cancelled", "canceled", "complete", "completed"})
 DATED_NAME_RE = re.compile(r"(?<!\d)(\d{4}-\d{2}-\d{2})(?!\d)")
@@ -74,6 +77,9 @@ def _active_line(view: DoctorView) -> tuple[Document, MetaLine] | None:
     return status, entry
 
 
+REPORTS_PREFIX = inside(REPORTS_DIR)
+
+
 @check("ACTIVE_TASK_MISSING", "active-task-missing", severity="FAIL")
 def active_task_missing(view: DoctorView) -> Iterator[Issue]:
     """STATUS Active-Task-ID names a task whose file is absent or out of read scope.
@@ -91,10 +97,12 @@ def active_task_missing(view: DoctorView) -> Iterator[Issue]:
     active = view.corpus.active_path
     if found is None or active is None or active in view.corpus.by_path:
         return
-    _, entry = found
+    status, entry = found
     why = references.unresolved_reason(view.corpus.root, view.corpus.policy.read, active)
     detail = f"Active-Task-ID: {entry.value}: {active} {why}"
-    yield Issue("ACTIVE_TASK_MISSING", STATUS_PATH, entry.line, detail, f"Active-Task-ID {active}")
+    anchor = f"Active-Task-ID {active}"
+    column = value_column(status, entry.line)
+    yield Issue("ACTIVE_TASK_MISSING", STATUS_PATH, entry.line, detail, anchor, column=column)
 
 
 @check("ACTIVE_TASK_CLOSED", "active-task-closed", severity="WARN")
@@ -119,7 +127,9 @@ def active_task_closed(view: DoctorView) -> Iterator[Issue]:
         return
     if state.value.casefold() in FINISHED:
         detail = f"{task.path}:{state.line} has Task-Status: {state.value}"
-        yield Issue("ACTIVE_TASK_CLOSED", STATUS_PATH, entry.line, detail, f"closed {task.path}")
+        column = value_column(status, entry.line)
+        anchor = f"closed {task.path}"
+        yield Issue("ACTIVE_TASK_CLOSED", STATUS_PATH, entry.line, detail, anchor, column=column)
 
 
 @check("LIFECYCLE_MISMATCH", "lifecycle-mismatch", severity="WARN")
@@ -144,10 +154,16 @@ def lifecycle_mismatch(view: DoctorView) -> Iterator[Issue]:
         return
     if lifecycle.value == "COMPLETE" and active.value != "NONE":
         detail = f"Lifecycle-Status: COMPLETE with Active-Task-ID: {active.value}"
-        yield Issue("LIFECYCLE_MISMATCH", STATUS_PATH, active.line, detail, "COMPLETE with task")
+        column = value_column(status, active.line)
+        anchor = "COMPLETE with task"
+        yield Issue("LIFECYCLE_MISMATCH", STATUS_PATH, active.line, detail, anchor, column=column)
     if lifecycle.value == "ACTIVE" and active.value == "NONE" and not has_next_action(status):
         detail = "Lifecycle-Status: ACTIVE with Active-Task-ID: NONE and no Exact Next Action"
-        yield Issue("LIFECYCLE_MISMATCH", STATUS_PATH, lifecycle.line, detail, "ACTIVE, no work")
+        column = value_column(status, lifecycle.line)
+        anchor = "ACTIVE, no work"
+        yield Issue(
+            "LIFECYCLE_MISMATCH", STATUS_PATH, lifecycle.line, detail, anchor, column=column
+        )
 
 
 @check("BROKEN_REFERENCE", "broken-reference", severity="WARN")
@@ -173,7 +189,7 @@ def broken_reference(view: DoctorView) -> Iterator[Issue]:
         if source.foreign:
             continue
         for ref in _unresolved(corpus, source, supersedes):
-            if source.path in citing and ref.target.startswith(references.REPORTS_DIR):
+            if source.path in citing and ref.target.startswith(REPORTS_PREFIX):
                 continue  # a citation: CITED_REPORT_MISSING's
             yield _broken(view, source, ref)
 
@@ -221,7 +237,7 @@ def cited_report_missing(view: DoctorView) -> Iterator[Issue]:
         if source is None or source.foreign:
             continue
         for ref in _unresolved(corpus, source, supersedes):
-            if ref.target.startswith(references.REPORTS_DIR):
+            if ref.target.startswith(REPORTS_PREFIX):
                 issue = _broken(view, source, ref)
                 yield issue._replace(code="CITED_REPORT_MISSING", anchor=f"cited {issue.anchor}")
 
@@ -232,7 +248,8 @@ def _broken(view: DoctorView, source: Source, ref: references.Reference) -> Issu
     if ref.kind == "id" and why == "does not exist":
         named, why = ref.text, "names no report or task"
     detail = f"{KIND_NAMES[ref.kind]} {named} {why}"
-    return Issue("BROKEN_REFERENCE", source.path, ref.line, detail, f"{ref.kind}:{ref.text}")
+    anchor = f"{ref.kind}:{ref.text}"
+    return Issue("BROKEN_REFERENCE", source.path, ref.line, detail, anchor, column=ref.column)
 
 
 def document_date(source: Source, floor: str = "") -> tuple[str, int] | None:
@@ -303,7 +320,9 @@ def unverified_status(view: DoctorView) -> Iterator[Issue]:
     for key in ("Last-Verified-At", "Evidence-Class"):
         entry = _meta(status, key)
         if entry is not None and entry.value == "UNVERIFIED":
-            yield Issue("UNVERIFIED_STATUS", STATUS_PATH, entry.line, f"{key}: UNVERIFIED", key)
+            column = value_column(status, entry.line)
+            detail = f"{key}: UNVERIFIED"
+            yield Issue("UNVERIFIED_STATUS", STATUS_PATH, entry.line, detail, key, column=column)
 
 
 @check("STATUS_AGE", "status-age", severity="WARN", needs="clock")
@@ -323,10 +342,13 @@ def status_age(view: DoctorView) -> Iterator[Issue]:
     limit = view.config.status_max_age_days
     entry = _meta(status, "Last-Verified-At") if status is not None else None
     verified = parse_timestamp(entry.value) if entry is not None else None
-    if entry is None or verified is None or limit is None:
+    if status is None or entry is None or verified is None or limit is None:
         return
     today = view.today or datetime.now(UTC).date()
     age = (today - date.fromisoformat(verified[:10])).days
     if age > limit:
         detail = f"Last-Verified-At {entry.value} is {age} days old (limit {limit})"
-        yield Issue("STATUS_AGE", STATUS_PATH, entry.line, detail, "Last-Verified-At")
+        column = value_column(status, entry.line)
+        yield Issue(
+            "STATUS_AGE", STATUS_PATH, entry.line, detail, "Last-Verified-At", column=column
+        )

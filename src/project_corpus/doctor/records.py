@@ -19,6 +19,7 @@ from project_corpus.core.errors import ERRORS
 from project_corpus.core.errors import ContextError
 from project_corpus.core.records import SEVERITIES
 from project_corpus.core.records import Corpus
+from project_corpus.core.records import Document
 from project_corpus.core.records import Finding
 from project_corpus.core.records import Span
 from project_corpus.doctor._config import LintConfig
@@ -38,7 +39,9 @@ class Issue(NamedTuple):
     `message` is one sentence for a person (derived from the check's summary when empty);
     `extra` holds additional report keys (e.g. a candidate's JSON `pointer`); `normalised`
     says that `anchor` is already `normalise`d (normalising is idempotent), so the report
-    does not fold it again.
+    does not fold it again. `column` is the 1-based column (in characters) of the token that
+    causes the finding (a volatile term, a broken link, a metadata value); 0 when the finding
+    is about the line as a whole.
     """
 
     code: str
@@ -49,6 +52,7 @@ class Issue(NamedTuple):
     message: str = ""
     extra: tuple[tuple[str, str | int], ...] = ()
     normalised: bool = False
+    column: int = 0
 
 
 def from_finding(finding: Finding) -> Issue:
@@ -139,6 +143,16 @@ class Check(NamedTuple):
         return next((line.strip() for line in lines if line.strip()), "")
 
     @property
+    def fix(self) -> str:
+        """The first paragraph of the docstring's `## Fix` section, on one line ("" when none):
+        the `help:` line of the text report."""
+        _, found, rest = self.doc.partition("## Fix\n")
+        if not found:
+            return ""
+        paragraph = rest.strip().split("\n\n", 1)[0].split("\n## ", 1)[0]
+        return " ".join(paragraph.split())
+
+    @property
     def pascal_name(self) -> str:
         return "".join(part.capitalize() for part in self.name.split("-"))
 
@@ -154,6 +168,16 @@ def check(
         return Check(code, name, severity, needs, gate, function)
 
     return wrap
+
+
+def value_column(doc: Document, line: int) -> int:
+    """The column of the value on metadata line LINE of DOC (`Key: value`), 0 when none."""
+    text = doc.lines[line - 1] if 0 < line <= len(doc.lines) else ""
+    colon = text.find(":")
+    if colon < 0:
+        return 0
+    value = len(text) - len(text[colon + 1 :].lstrip())
+    return value + 1 if value < len(text) else 0
 
 
 def snapshot_issues(view: DoctorView, code: str) -> Iterable[Issue]:

@@ -11,6 +11,7 @@ from collections.abc import Iterator
 from project_corpus.doctor.records import DoctorView
 from project_corpus.doctor.records import Issue
 from project_corpus.doctor.records import check
+from project_corpus.doctor.records import value_column
 from project_corpus.retrieval.text import normalise
 
 
@@ -20,9 +21,9 @@ def _relations(view: DoctorView, code: str, validity: str) -> Iterator[Issue]:
         if rel.validity != validity or (source is not None and source.foreign):
             continue
         detail = f"Supersedes: {rel.target or '(empty)'}: {rel.detail}"
-        yield Issue(
-            code, rel.source, rel.line, detail, anchor=normalise(f"Supersedes: {rel.target}")
-        )
+        column = value_column(source.doc, rel.line) if source is not None else 0
+        anchor = normalise(f"Supersedes: {rel.target}")
+        yield Issue(code, rel.source, rel.line, detail, anchor=anchor, column=column)
 
 
 @check("INVALID_TEMPORAL_RELATION", "invalid-temporal-relation", severity="FAIL")

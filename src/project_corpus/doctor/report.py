@@ -128,8 +128,8 @@ def finalize(
     corpus: Corpus | None,
     used: set[tuple[str, int, str]] | None = None,
 ) -> list[dict[str, object]]:
-    """Report entries for ISSUES, sorted by (path, line, code). Every directive that
-    suppressed one is added to USED as (path, directive line, code)."""
+    """Report entries for ISSUES, sorted by (path, line, code); a `column` only when known.
+    Every directive that suppressed one is added to USED as (path, directive line, code)."""
     suppressor = _Suppressor(corpus, config, set() if used is None else used)
     seen: dict[tuple[str, str, str], int] = {}
     entries = []
@@ -137,7 +137,7 @@ def finalize(
     severities = {code: config.rules.get(code, check.severity) for code, check in checks.items()}
     path, shown, active = None, "", False  # sorted by path: each path's facts once
     for issue in sorted(issues, key=_ORDER):
-        code, _, line, detail, anchor, _, extra, normalised = issue
+        code, _, line, detail, anchor, _, extra, normalised, column = issue
         if issue.path != path:
             path, shown, active = issue.path, texts.path(issue.path), suppressor.active(issue.path)
         check = checks[code]
@@ -156,8 +156,8 @@ def finalize(
             "suppressed": suppression is not None,
             "suppression": suppression,
         }
-        if extra:
-            entry.update(extra)
+        if extra or column:
+            entry.update(((("column", column),) if column else ()) + extra)
         entries.append(entry)
     return entries
 

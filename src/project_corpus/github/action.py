@@ -45,7 +45,6 @@ from project_corpus.github.views import cut_bytes
 from project_corpus.github.views import doctor_summary
 from project_corpus.github.views import error_summary
 from project_corpus.github.views import issue_table
-from project_corpus.github.views import prefix_annotations
 from project_corpus.github.views import prefix_sarif
 from project_corpus.github.views import visible_issues
 
@@ -128,10 +127,12 @@ def write_sarif(ctx: Context, report: Mapping[str, object], target: str) -> bool
 
 
 def workflow_commands(ctx: Context, report: Mapping[str, object]) -> str:
-    """The `github` view of REPORT, its file properties prefixed with ROOT's path."""
+    """The `github` view of REPORT, its paths (annotations and, past GitHub's annotation
+    limit, the full text report) prefixed with ROOT's path in the workspace."""
     from project_corpus.output import render_report
+    from project_corpus.output.text import TextOptions
 
-    return prefix_annotations(render_report(report, "github"), ctx.prefix)
+    return render_report(report, "github", TextOptions(prefix=ctx.prefix))
 
 
 def reported_error(ctx: Context, title: str, result: Completed) -> bool:

@@ -57,27 +57,6 @@ class Context(NamedTuple):
 # --- workflow commands and SARIF -----------------------------------------------------
 
 
-def prefix_annotations(text: str, prefix: str) -> str:
-    """Prefix every `file=` property of `::error`/`::warning`/`::notice` commands with PREFIX."""
-    if not prefix:
-        return text
-    return "".join(_prefix_line(line, prefix) for line in text.splitlines(keepends=True))
-
-
-def _prefix_line(line: str, prefix: str) -> str:
-    if not line.startswith(("::error ", "::warning ", "::notice ")):
-        return line
-    head, sep, rest = line[2:].partition("::")
-    if not sep:
-        return line
-    name, _, props = head.partition(" ")
-    fixed = [
-        "file=" + escape_property(prefix) + p[5:] if p.startswith("file=") else p
-        for p in props.split(",")
-    ]
-    return f"::{name} {','.join(fixed)}::{rest}"
-
-
 def annotation(level: str, title: str, message: str) -> str:
     return f"::{level} title={escape_property(title)}::{escape_data(message)}\n"
 

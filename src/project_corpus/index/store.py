@@ -350,7 +350,7 @@ def verify_index(stored: StoredIndex, corpus: Corpus) -> None:
 
 def load_verified(root: str | os.PathLike[str], index: str | None = None) -> Corpus:
     """The fresh, strict corpus of ROOT after checking its stored index is current."""
-    from project_corpus.corpus.layout import require_corpus
+    from project_corpus.corpus.required import require_corpus
     from project_corpus.corpus.snapshot import collect
 
     root_path = fs.resolve_root(root)

@@ -25,7 +25,8 @@ RENDERERS: dict[str, str] = {"json": "json_", "text": "text", "sarif": "sarif", 
 def render_report(
     report: Mapping[str, object], fmt: str, options: TextOptions | None = None
 ) -> str:
-    """REPORT as FMT (json, text, sarif or github); OPTIONS shape the text format only."""
+    """REPORT as FMT (json, text, sarif or github); OPTIONS shape the text format (and give
+    the github format its path prefix)."""
     module = RENDERERS.get(fmt)
     if module is None:
         raise ContextError("USAGE_ERROR", f"unknown format {fmt!r}; one of: {', '.join(RENDERERS)}")
@@ -33,5 +34,9 @@ def render_report(
         from project_corpus.output import text
 
         return text.render(report, options)
+    if fmt == "github" and options is not None:
+        from project_corpus.output import github
+
+        return github.render(report, options)
     render: Renderer = importlib.import_module(f"{__name__}.{module}").render
     return render(report)

@@ -31,26 +31,31 @@ def escape_property(value: str) -> str:
     return escape_data(value).replace(":", "%3A").replace(",", "%2C")
 
 
-def annotation(issue: Mapping[str, object]) -> str:
+def annotation(issue: Mapping[str, object], prefix: str = "") -> str:
+    """One workflow command; PREFIX (ROOT's path from the workspace, "/"-terminated) goes
+    before the ROOT-relative path, so GitHub finds the file in the checkout."""
     command = COMMANDS.get(str(issue["severity"]), "warning")
+    place: list[tuple[str, object]] = [("file", prefix + str(issue["path"]))]
+    place.append(("line", issue["line"]))
+    if "column" in issue:
+        place.append(("col", issue["column"]))
     props = ",".join(
-        f"{key}={escape_property(str(value))}"
-        for key, value in (
-            ("file", issue["path"]),
-            ("line", issue["line"]),
-            ("title", issue["code"]),
-        )
+        f"{key}={escape_property(str(value))}" for key, value in (*place, ("title", issue["code"]))
     )
     return f"::{command} {props}::{escape_data(str(issue['message']))}"
 
 
-def render(report: Mapping[str, object]) -> str:
+def render(report: Mapping[str, object], options: text.TextOptions | None = None) -> str:
+    """The annotations (paths prefixed with OPTIONS.prefix, the CLI's ROOT as given; the
+    Action passes none and prefixes ROOT's path in the workspace itself)."""
+    prefix = options.prefix if options is not None else ""
     issues = text.issues_of(report)
-    lines = [annotation(issue) for issue in issues]
+    lines = [annotation(issue, prefix) for issue in issues]
     per_kind = [sum(1 for i in issues if i["severity"] == s) for s in COMMANDS]
     if any(count > ANNOTATIONS_PER_KIND for count in per_kind):
         lines.append(overflow_notice(len(issues)))
-        lines.extend(text.render(report).rstrip("\n").split("\n"))
+        plain = text.TextOptions(prefix=prefix)
+        lines.extend(text.render(report, plain).rstrip("\n").split("\n"))
     else:
         lines.append(text.summary_line(report))
     return "\n".join(lines) + "\n"

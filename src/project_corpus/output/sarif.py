@@ -52,6 +52,14 @@ def uri(path: str) -> str:
     return quote(path, safe="/")
 
 
+def region(issue: Mapping[str, object]) -> dict[str, object]:
+    """The start line, and the start column when the finding points at a token."""
+    found: dict[str, object] = {"startLine": issue["line"]}
+    if "column" in issue:
+        found["startColumn"] = issue["column"]
+    return found
+
+
 def result(issue: Mapping[str, object], index: Mapping[str, int]) -> dict[str, object]:
     code = str(issue["code"])
     fingerprint = str(issue["fingerprint"])
@@ -64,7 +72,7 @@ def result(issue: Mapping[str, object], index: Mapping[str, int]) -> dict[str, o
             {
                 "physicalLocation": {
                     "artifactLocation": {"uri": uri(str(issue["path"])), "uriBaseId": "%SRCROOT%"},
-                    "region": {"startLine": issue["line"]},
+                    "region": region(issue),
                 }
             }
         ],

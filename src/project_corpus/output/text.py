@@ -1,17 +1,24 @@
-"""The text report, as flake8 and ruff print theirs: one `path:line:col: CODE message` line
-per unsuppressed finding, the offending source line under it (`--no-show-source` drops it),
-optionally a count per code (`--statistics`), then a summary line (`--quiet` drops it):
+"""The text report, as flake8 and ruff print theirs: one `path:line:col: SEVERITY CODE message`
+line per unsuppressed finding; in the full view (the default) the offending source line, a
+caret under the column and a `help:` line with the check's fix follow it (`--no-show-source`
+gives the concise view: finding lines only); optionally a count per code (`--statistics`),
+then a summary line (`--quiet` drops it):
 
-    .project-corpus/state/STATUS.md:4:1: INVALID_METADATA A metadata value is invalid...
+    mem/.project-corpus/state/STATUS.md:4:19: FAIL INVALID_METADATA A metadata value is...
         Lifecycle-Status: RUNNING
-        ^
+                          ^
+        help: Write the value the detail asks for.
     project-corpus: 1 FAIL, 0 WARN, 0 suppressed in 9 sources, 2 candidates; failed
 
-Findings are about a line, so the column is that of the line's first non-blank character
-(1 when the source cannot be read). The summary line never starts with `path:line:`; source
-lines are indented, so a problem matcher for `path:line:col:` never mistakes one for a
-finding. Colour (ANSI) only when asked for: the CLI decides (a terminal, `NO_COLOR`,
-`FORCE_COLOR`).
+Paths are written from the current folder (`TextOptions.prefix` is ROOT as the command line
+named it), so a shell, an editor's quickfix or a terminal's link can open them; JSON and
+SARIF stay ROOT-relative. The column is the finding's own (the token that causes it) or,
+for a finding about a whole line, that line's first non-blank character (1 when the source
+cannot be read). Every finding line carries its severity (FAIL or WARN), so a piped or
+uncoloured log still says which line blocked the run. The summary line never starts with
+`path:line:`; source, caret and help lines are indented, so a problem matcher for
+`path:line:col:` never mistakes one for a finding. Colour (ANSI) only when asked for: the
+CLI decides (a terminal, `NO_COLOR`, `FORCE_COLOR`).
 """
 
 from __future__ import annotations
@@ -25,8 +32,22 @@ from typing import NamedTuple
 from project_corpus.output.escape import terminal
 
 SourceLine = Callable[[str, int], "str | None"]
+# A finding line, as docs/doctor.md documents it for problem matchers and scripts: the path
+# (from the current folder), line, column, severity, code, message. Nothing else matches it.
+FINDING_LINE = (
+    r"^(?P<path>.+?):(?P<line>\d+):(?P<column>\d+): (?P<severity>FAIL|WARN) "
+    r"(?P<code>[A-Z][A-Z0-9_]*) (?P<message>.*)$"
+)
 STYLES = {"FAIL": "1;31", "WARN": "1;33", "path": "1", "dim": "2", "ok": "1;32"}
 INDENT = "    "
+
+
+class RuleText(NamedTuple):
+    """What the text report says about a code besides its findings: the check's one-line
+    summary (`--statistics`) and its fix (the `help:` line), each "" when unknown."""
+
+    summary: str = ""
+    fix: str = ""
 
 
 class TextOptions(NamedTuple):
@@ -35,6 +56,8 @@ class TextOptions(NamedTuple):
     quiet: bool = False
     color: bool = False
     source_line: SourceLine | None = None  # (path, line) -> the line's text, or None
+    prefix: str = ""  # ROOT as named on the command line, with a trailing "/" ("" for ".")
+    rules: Mapping[str, RuleText] = {}  # code -> its summary and fix
 
 
 PLAIN = TextOptions()
@@ -64,24 +87,56 @@ def _source(issue: Mapping[str, object], options: TextOptions) -> str | None:
 
 
 def line(issue: Mapping[str, object], options: TextOptions = PLAIN) -> str:
-    """`path:line:col: CODE message`, and the source line with a caret when shown."""
+    """`path:line:col: SEVERITY CODE message`; in the full view the source line with a caret
+    under the column and the `help:` line follow."""
     source = _source(issue, options)
-    text = source.expandtabs(4) if source is not None else ""
-    col = len(text) - len(text.lstrip()) + 1 if text.strip() else 1
-    where = paint(f"{one_line(issue['path'])}:{issue['line']}:{col}:", "path", options)
-    code = paint(str(issue["code"]), str(issue.get("severity", "WARN")), options)
-    head = f"{where} {code} {one_line(issue['message'])}"
-    if not options.show_source or source is None:
+    col = _column(issue, source)
+    severity = str(issue.get("severity", "WARN"))
+    place = f"{one_line(options.prefix + str(issue['path']))}:{issue['line']}:{col}:"
+    where = paint(place, "path", options)
+    head = f"{where} {paint(severity, severity, options)} {issue['code']} "
+    head += one_line(issue["message"])
+    if not options.show_source:
         return head
-    caret = paint(" " * (col - 1) + "^", "dim", options)
-    return f"{head}\n{INDENT}{one_line(text.rstrip())}\n{INDENT}{caret}"
+    rows = [head]
+    if source is not None:
+        shown = source.expandtabs(4)
+        under = len(source[: col - 1].expandtabs(4))  # the caret's place after tab expansion
+        rows.append(f"{INDENT}{one_line(shown.rstrip())}")
+        rows.append(f"{INDENT}{paint(' ' * under + '^', 'dim', options)}")
+    fix = options.rules.get(str(issue["code"]), RuleText()).fix
+    if fix:
+        rows.append(f"{INDENT}{paint('help:', 'dim', options)} {one_line(fix)}")
+    return "\n".join(rows)
 
 
-def statistics(issues: Sequence[Mapping[str, object]]) -> list[str]:
-    """One `count  CODE  SEVERITY` line per code, most frequent first (flake8 --statistics)."""
+def _column(issue: Mapping[str, object], source: str | None) -> int:
+    """The finding's own column when it has one (within its line), else the line's first
+    non-blank character; 1 when the source cannot be read."""
+    column = issue.get("column")
+    if isinstance(column, int) and column > 0:
+        return column if source is None else min(column, len(source) + 1)
+    if source is None or not source.strip():
+        return 1
+    return len(source) - len(source.lstrip()) + 1
+
+
+def statistics(
+    issues: Sequence[Mapping[str, object]], rules: Mapping[str, RuleText] | None = None
+) -> list[str]:
+    """One `count SEVERITY CODE summary` line per code, most frequent first (as flake8's
+    `--statistics`: the count, then the code and its message; the check's summary, or the
+    first finding's message when the code has none)."""
     counts = Counter((str(i["code"]), str(i.get("severity", ""))) for i in issues)
+    first: dict[str, str] = {}
+    for issue in issues:
+        first.setdefault(str(issue["code"]), one_line(issue["message"]))
     ordered = sorted(counts.items(), key=lambda item: (-item[1], item[0]))
-    return [f"{count:<6} {code} {severity}" for (code, severity), count in ordered]
+    known = rules or {}
+    return [
+        f"{count:<6} {severity} {code} {known.get(code, RuleText()).summary or first[code]}"
+        for (code, severity), count in ordered
+    ]
 
 
 def summary_line(report: Mapping[str, object], options: TextOptions = PLAIN) -> str:
@@ -101,7 +156,7 @@ def render(report: Mapping[str, object], options: TextOptions = PLAIN) -> str:
     issues = issues_of(report)
     lines = [line(issue, options) for issue in issues]
     if options.statistics:
-        lines.extend(statistics(issues))
+        lines.extend(statistics(issues, options.rules))
     if not options.quiet:
         lines.append(summary_line(report, options))
     return "".join(f"{text}\n" for text in lines)

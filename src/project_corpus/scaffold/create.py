@@ -76,7 +76,7 @@ def new_artifact(
     guidance in LANG (default: the corpus's own language, `corpus_language`). A report's
     TASK_ID must name a task of the corpus."""
     from project_corpus.corpus import fs
-    from project_corpus.corpus.layout import require_corpus
+    from project_corpus.corpus.required import require_corpus
     from project_corpus.corpus.snapshot import collect
 
     if kind not in KINDS:
