@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import ast
 import re
 from collections.abc import Callable
 from pathlib import Path
@@ -40,14 +41,31 @@ def test_every_check_says_how_to_fix_it() -> None:
     assert [check.code for check in CHECKS if not check.fix] == []
 
 
+# Modules whose strings describe commands rather than tell a person what to run: the MCP
+# tools' descriptions and the generated docs' headers.
+DESCRIPTIONS = ("mcp_server/tools.py", "output/docs.py")
+
+
 def _hint_strings() -> list[tuple[str, str]]:
-    """Every string literal of the package that holds a `project-corpus …` command and is a
-    hint: the registry's, and those given where an error is raised."""
+    """Every string of the package that names a command of ours taking a ROOT, but its
+    docstrings (a check's `## Fix` is shown with the ROOT given by the CLI, `with_root`):
+    the registry's hints, those given where an error is raised, the trust layers' hints."""
     found = [(f"HINTS[{code}]", hint) for code, hint in HINTS.items()]
     for path in sorted(SRC.rglob("*.py")):
-        text = path.read_text(encoding="utf-8")
-        for match in re.finditer(r"hint=\(?\s*(f?\"[^\n]*)", text):
-            found.append((f"{path.relative_to(SRC)}", match.group(1)))
+        if path.relative_to(SRC).as_posix() in DESCRIPTIONS:
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        docs = {
+            id(node.body[0].value)
+            for node in ast.walk(tree)
+            if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef)
+            and node.body
+            and isinstance(node.body[0], ast.Expr)
+        }
+        for node in ast.walk(tree):
+            text = node.value if isinstance(node, ast.Constant) else None
+            if isinstance(text, str) and id(node) not in docs and "`project-corpus " in text:
+                found.append((f"{path.relative_to(SRC)}:{node.lineno}", text))
     return found
 
 

@@ -68,3 +68,20 @@ def test_bundle_view_escapes_control_bytes_in_item_text() -> None:
     hostile = {**BUNDLE, "items": [{**BUNDLE["items"][1], "text": "x\x1b]0;PWNED\x07y"}]}
     assert "\x1b" not in bundle_view(hostile)
     assert "\x07" not in bundle_view(hostile)
+
+
+def test_fields_are_written_as_json_writes_them() -> None:
+    from project_corpus.output.views import fields_view
+
+    text = fields_view({"ok": True, "gone": None, "grant": {"flag": False, "names": ["a", "b"]}})
+    assert text == "gone: null\ngrant:\n  flag: false\n  names: a, b\nok: true\n"
+
+
+def test_counts_are_singular_for_one() -> None:
+    from project_corpus.output.views import query_view
+
+    item = {**BUNDLE["items"][1], "text": "x"}  # type: ignore[index, dict-item]
+    one = query_view({"project_id": "p", "query": "q", "results": [item]})
+    assert one.startswith('1 result for "q" in p:')
+    two = query_view({"project_id": "p", "query": "q", "results": [item, item]})
+    assert two.startswith('2 results for "q" in p:')

@@ -6,6 +6,7 @@ import os
 import shutil
 import stat
 import tomllib
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -15,6 +16,7 @@ from hypothesis import strategies as st
 from project_corpus.core.errors import ContextError
 from project_corpus.mcp_server import grant_file
 from project_corpus.mcp_server import trust
+from tests.conftest import Run
 
 POLICY = """\
 policy_version = "2.0"
@@ -487,3 +489,51 @@ def test_a_policy_with_several_problems_refuses_with_the_first_and_lists_all(
         ".project-corpus/policy.toml: POLICY_UNKNOWN_KEY: requirements.surprise; "
         "POLICY_SCHEMA: `profile` must be a string"
     )
+
+
+# --- issue #25: what `trust grant` and `trust show` tell a person --------------------------
+
+
+def test_grant_warns_about_a_capability_the_policy_does_not_allow(project: Path) -> None:
+    result = trust.grant(project, [*MCP, "state.update", "migration.apply"])
+    assert result["ok"] is True  # written: the grant is a ceiling, the policy narrows it
+    warnings = result["warnings"]
+    assert isinstance(warnings, list)
+    assert [w.split(" ", 1)[0] for w in warnings] == ["migration.apply", "state.update"]
+    # state.update is in the SAFE_EDIT profile: only `allow` (line 6) must change
+    assert (
+        "add 'state.update' to `[capabilities] allow` (.project-corpus/policy.toml:6)"
+        in (warnings[1])
+    )
+    assert "profile" not in warnings[1]
+    # migration.apply needs another profile too (line 3)
+    assert "choose a profile that includes it (.project-corpus/policy.toml:3)" in warnings[0]
+    assert all("a policy edit invalidates this grant" in w for w in warnings)
+    assert trust.grant(project, MCP)["warnings"] == []
+
+
+def test_trust_show_exits_1_when_the_grant_denies_and_prints_every_field(
+    project: Path, cli: Callable[..., Run]
+) -> None:
+    grant = (
+        "trust",
+        "grant",
+        project,
+        "--capability",
+        "mcp.stdio",
+        "--capability",
+        "corpus.context",
+    )
+    assert cli(*grant).code == 0
+    shown = cli("trust", "show", project, "--format", "text")
+    assert shown.code == 0
+    assert "ok: true\n" in shown.out
+    policy = project / ".project-corpus/policy.toml"
+    policy.write_text(policy.read_text(encoding="utf-8") + "# edited\n", encoding="utf-8")
+    denied = cli("trust", "show", project, "--format", "text")
+    assert denied.code == 1  # the command ran and found that the grant does not hold
+    assert "ok: false\n" in denied.out
+    assert "    code: TRUST_POLICY_DRIFT\n" in denied.out  # nested objects, indented, whole
+    assert "{" not in denied.out
+    assert "True" not in denied.out
+    assert "False" not in denied.out

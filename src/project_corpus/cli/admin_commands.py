@@ -11,6 +11,7 @@ from project_corpus.cli.options import remember_root
 from project_corpus.cli.options import resolve_format
 from project_corpus.cli.options import root_arg
 from project_corpus.core.about import MCP_INSTALL_HINT
+from project_corpus.core.errors import EXIT_FINDINGS
 from project_corpus.core.errors import EXIT_OK
 from project_corpus.core.errors import ContextError
 
@@ -74,8 +75,9 @@ def show(root: str, grant_path: str | None, fmt: str) -> int:
     """Show the trust grant for ROOT and its effective capabilities."""
     from project_corpus.mcp_server import trust as trust_mod
 
-    emit_result(trust_mod.show(root, grant_path), fmt, "fields")
-    return EXIT_OK
+    result = trust_mod.show(root, grant_path)
+    emit_result(result, fmt, "fields")
+    return EXIT_OK if result["ok"] else EXIT_FINDINGS  # a grant that denies: exit 1
 
 
 @click.command()

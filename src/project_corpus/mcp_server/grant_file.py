@@ -41,7 +41,7 @@ GRANT_KEYS = (
     "protocol_version",
 )
 MAX_GRANT_BYTES = 64 * 1024
-REMAKE = "recreate it with `project-corpus trust grant ROOT --capability ...`"
+REMAKE = "recreate it with `project-corpus trust grant {root} --capability ...`"
 WRITABLE = "make the grant's folder writable, or pass another path with --out"
 _IDENTITY_RE = re.compile(r"^[0-9]+:[0-9]+$")
 TIME_FORMAT = "%Y-%m-%dT%H:%M:%SZ"

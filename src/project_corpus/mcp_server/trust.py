@@ -26,6 +26,7 @@ from project_corpus.corpus import fs
 from project_corpus.corpus.layout import POLICY_PATH
 from project_corpus.corpus.policy import CAPABILITY_RE
 from project_corpus.corpus.policy import MAX_POLICY_BYTES
+from project_corpus.corpus.policy import PROFILE_CAPABILITIES
 from project_corpus.corpus.policy import parse_policy
 from project_corpus.mcp_server.grant_file import HARD_LIMITS
 from project_corpus.mcp_server.grant_file import TIME_FORMAT
@@ -39,7 +40,7 @@ from project_corpus.mcp_server.grant_file import write_atomic
 
 # What a drifted policy or a changed root denies.
 GATED = ("mcp.stdio", "corpus.context")
-REAPPROVE = "re-approve with `project-corpus trust grant ROOT --capability ...`"
+REAPPROVE = "re-approve with `project-corpus trust grant {root} --capability ...`"
 
 
 class Denial(NamedTuple):
@@ -79,7 +80,27 @@ def grant(
     )
     path = _grant_target(resolved, out, policy.project_id)
     write_atomic(path, render_grant(record).encode("utf-8"))
-    return {"ok": True, "path": str(path), "grant": record.as_dict()}
+    warnings = policy_warnings(policy, record.capability_ceiling)
+    return {"ok": True, "path": str(path), "grant": record.as_dict(), "warnings": warnings}
+
+
+def policy_warnings(policy: Policy, capabilities: Iterable[str]) -> list[str]:
+    """A sentence for each granted capability the project policy does not allow: the grant
+    cannot make it effective (policy only narrows), and editing the policy afterwards
+    invalidates the grant (TRUST_POLICY_DRIFT), so the policy must change first."""
+    allowed = PROFILE_CAPABILITIES.get(policy.profile, frozenset())
+    found = []
+    for name in sorted(set(capabilities) - set(policy.allow)):
+        where = f"{POLICY_PATH}:{policy.lines.get('allow', 1)}"
+        change = f"add {name!r} to `[capabilities] allow` ({where})"
+        if name not in allowed:
+            line = policy.lines.get("profile", 1)
+            change += f" and choose a profile that includes it ({POLICY_PATH}:{line})"
+        found.append(
+            f"{name} is not allowed by the policy, so this grant cannot make it effective: "
+            f"{change}, then grant again (a policy edit invalidates this grant)"
+        )
+    return found
 
 
 def default_grant_path(project_id: str) -> Path:
@@ -205,7 +226,8 @@ def _binding_denials(root: str, record: Grant, policy: Policy) -> list[Denial]:
                 "TRUST_PROJECT",
                 f"the grant is for {record.project_id!r}, the project is {policy.project_id!r}",
                 tuple(sorted(HARD_LIMITS)),
-                "pass this project's own grant, or make one with `project-corpus trust grant ROOT`",
+                "pass this project's own grant, or make one with "
+                "`project-corpus trust grant {root} --capability ...`",
             )
         ]
     denials = []
@@ -253,9 +275,9 @@ def _layer_denials(
 # How to widen each layer of `effective_capabilities`, in its order.
 LAYER_HINTS = (
     "this version of project-corpus does not know {name}",
-    "re-approve with `project-corpus trust grant ROOT --capability {name}` (and the others)",
+    "re-approve with `project-corpus trust grant {{root}} --capability {name}` (and the others)",
     'add "{name}" to `allow` in policy.toml (profile SAFE_EDIT or MAINTAINER), then re-approve '
-    "with `project-corpus trust grant`",
+    "with `project-corpus trust grant {{root}} --capability ...`",
     "add `--allow {name}` to the command",
 )
 
@@ -288,7 +310,7 @@ def show(
     record = load_grant(grant_path, root=resolved)
     effective, denials = effective_capabilities(resolved, record, HARD_LIMITS)
     return {
-        "ok": not denials,
+        "ok": not denials,  # the CLI exits 1 when false
         "path": str(grant_path),
         "grant": record,
         "effective_capabilities": sorted(effective),

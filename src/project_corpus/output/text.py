@@ -143,13 +143,18 @@ def summary_line(report: Mapping[str, object], options: TextOptions = PLAIN) -> 
     counts = report.get("summary")
     assert isinstance(counts, Mapping)
     verdict = paint("ok", "ok", options) if report.get("ok") else paint("failed", "FAIL", options)
-    checked = f"{report.get('source_count', 0)} sources"
+    checked = counted(int(str(report.get("source_count", 0))), "source")
     if report.get("candidate_count"):
-        checked += f", {report['candidate_count']} candidates"
+        checked += ", " + counted(int(str(report["candidate_count"])), "candidate")
     return (
         f"project-corpus: {counts['FAIL']} FAIL, {counts['WARN']} WARN, "
         f"{counts['suppressed']} suppressed in {checked}; {verdict}"
     )
+
+
+def counted(number: int, noun: str) -> str:
+    """`1 result`, `2 results`: NUMBER and NOUN, plural unless one."""
+    return f"{number} {noun}" + ("" if number == 1 else "s")
 
 
 def render(report: Mapping[str, object], options: TextOptions = PLAIN) -> str:

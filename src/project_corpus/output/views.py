@@ -13,6 +13,7 @@ from collections.abc import Sequence
 
 from project_corpus.core.records import SUMMARY_SEPARATOR
 from project_corpus.output.escape import terminal
+from project_corpus.output.text import counted
 
 EXCERPT_CHARS = 240
 NOTE = "Non-authoritative pointers: read the primary source before relying on them."
@@ -49,7 +50,7 @@ def query_view(result: Mapping[str, object]) -> str:
     query = excerpt(result.get("query", ""), 120)
     if not results:
         return f'No results for "{query}" in {result.get("project_id")}.\n'
-    lines = [f'{len(results)} results for "{query}" in {result.get("project_id")}:']
+    lines = [f'{counted(len(results), "result")} for "{query}" in {result.get("project_id")}:']
     for number, item in enumerate(results, 1):
         lines += item_lines(number, item)
     return "\n".join([*lines, NOTE]) + "\n"
@@ -134,19 +135,41 @@ def eval_view(result: Mapping[str, object]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def fields_view(result: Mapping[str, object]) -> str:
-    """One `key: value` line per field (receipts, trust grants)."""
+def scalar(value: object) -> str:
+    """VALUE as JSON writes a scalar (`true`, `false`, `null`), other values as text."""
+    if isinstance(value, bool) or value is None:
+        return {True: "true", False: "false", None: "null"}[value]
+    return excerpt(value, 200)
+
+
+def fields_view(result: Mapping[str, object], indent: str = "") -> str:
+    """One `key: value` line per field (receipts, trust grants), nested objects indented
+    under their key, a list of objects or of long texts one entry a line (nothing cut)."""
     lines = []
     for key, value in sorted(result.items()):
         if isinstance(value, Mapping):
-            lines.append(f"{key}:")
-            lines += [f"  {k}: {excerpt(v, 200)}" for k, v in sorted(value.items())]
+            lines.append(f"{indent}{key}:")
+            lines.append(fields_view(value, indent + "  ").rstrip("\n") or f"{indent}  (none)")
+        elif isinstance(value, list) and any(_long(v) for v in value):
+            lines.append(f"{indent}{key}:")
+            lines += [_entry(v, indent + "  ") for v in value]
         elif isinstance(value, list):
-            shown = ", ".join(excerpt(v, 120) for v in value)
-            lines.append(f"{key}: {shown or '(none)'}")
+            shown = ", ".join(scalar(v) for v in value)
+            lines.append(f"{indent}{key}: {shown or '(none)'}")
         else:
-            lines.append(f"{key}: {excerpt(value, 200)}")
+            lines.append(f"{indent}{key}: {scalar(value)}")
     return "\n".join(lines) + "\n"
+
+
+def _long(value: object) -> bool:
+    return isinstance(value, Mapping) or len(str(value)) > 60
+
+
+def _entry(value: object, indent: str) -> str:
+    if isinstance(value, Mapping):
+        text = fields_view(value, indent + "  ").rstrip("\n")
+        return f"{indent}- " + text.lstrip()
+    return f"{indent}- {excerpt(value, 400)}"
 
 
 VIEWS: dict[str, Callable[[Mapping[str, object]], str]] = {
