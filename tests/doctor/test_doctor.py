@@ -250,8 +250,8 @@ def test_cli_status_line_of_text_output(
     monkeypatch.chdir(make_corpus({STATUS_PATH: broken}))
     run = cli("context", "doctor", "--format", "text")  # ROOT defaults to "."
     lines = run.out.splitlines()
-    assert lines[0].startswith(f"{STATUS_PATH}:4:1: FAIL INVALID_METADATA ")
-    assert lines[1:3] == ["    Lifecycle-Status: RUNNING", "    ^"]  # the offending line
+    assert lines[0].startswith(f"{STATUS_PATH}:4:19: FAIL INVALID_METADATA ")  # the value
+    assert lines[1:3] == ["    Lifecycle-Status: RUNNING", "                      ^"]
     assert lines[3].startswith("    help: ")  # the check's fix
     assert lines[-1] == "project-corpus: 1 FAIL, 0 WARN, 0 suppressed in 8 sources; failed"
 

@@ -29,6 +29,7 @@ from project_corpus.doctor.records import DoctorView
 from project_corpus.doctor.records import Issue
 from project_corpus.doctor.records import LoadedJSON
 from project_corpus.doctor.records import from_finding
+from project_corpus.doctor.records import value_column
 from project_corpus.doctor.registry import CHECKS
 from project_corpus.doctor.registry import CHECKS_BY_CODE
 from project_corpus.doctor.registry import GATES
@@ -108,7 +109,7 @@ def gather(
         index_error=error,
         bundle=bundle_file,
         candidates=candidate_files,
-        snapshot_issues=_by_code(from_finding(f) for f in corpus.findings),
+        snapshot_issues=_by_code(at_value(from_finding(f), corpus) for f in corpus.findings),
         candidate_issues=_candidate_issues(candidate_files, corpus),
         scans={},
         gates=GATES,
@@ -131,6 +132,18 @@ def judge_suppressions(
         return entries
     entries += finalize(unused, CHECKS_BY_CODE, lint, corpus)
     return sorted(entries, key=lambda e: (str(e["path"]), int(str(e["line"])), str(e["code"])))
+
+
+# Engine findings about a metadata value: located at the value, not the line's start.
+VALUE_CODES = frozenset({"INVALID_METADATA", "PROJECT_ID_MISMATCH", "PROJECT_ABSOLUTE_ROOT"})
+
+
+def at_value(issue: Issue, corpus: Corpus) -> Issue:
+    """ISSUE with the column of the value when it is about a metadata line's value."""
+    source = corpus.by_path.get(issue.path) if issue.code in VALUE_CODES else None
+    if source is None or not any(m.line == issue.line for m in source.doc.meta):
+        return issue
+    return issue._replace(column=value_column(source.doc, issue.line))
 
 
 def _load_bundle(root: str, bundle: str | None) -> LoadedJSON | None:
