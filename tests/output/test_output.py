@@ -188,6 +188,11 @@ def test_text_lines(make_corpus: MakeCorpus) -> None:
     assert not any("Right now" in line for line in lines)
 
 
+def test_docs_give_the_finding_line_pattern_of_the_code() -> None:
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "doctor.md").read_text(encoding="utf-8")
+    assert f"`{FINDING_LINE}`" in doc
+
+
 def test_text_escapes_control_characters_in_paths() -> None:
     report = {
         "ok": False,

@@ -169,7 +169,7 @@ def volatile_without_freshness(view: DoctorView) -> Iterator[Issue]:
     `right now`, `at the moment`, `at present`, `as of now`, `today`, `live`, `сейчас`,
     `сегодня`, `в данный момент`, `на данный момент`, `текущ…` (any ending); configurable
     with `volatile_terms`. PROJECT and STATUS are exempt (STATUS is current by definition).
-    One finding per item, at its first line.
+    One finding per item, at the line and column of its first volatile term.
 
     ## Fix
     Date the claim in the item (`as of 2026-11-01`, `verified 2026-11-01`,
