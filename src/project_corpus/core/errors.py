@@ -215,9 +215,17 @@ HINTS: dict[str, str] = {
     "INDEX_PROJECT_MISMATCH": f"rebuild it with {_BUILD}",
     "INDEX_STALE": f"rebuild it with {_BUILD}",
     "QUERY_EMPTY": "ask with at least one word, e.g. `what is the next action`",
-    "QUERY_INVALID": "ask with a few words of valid text (at most 4 KiB of UTF-8)",
-    "QUERY_LIMIT": "pass --limit with a whole number from 1 to 100 (default 20)",
-    "BUDGET_INVALID": "pass --max-tokens with a whole number from 80 to 20000 (default 1200)",
+    "QUERY_INVALID": (
+        f"ask with a few words of valid text (at most {BOUNDS.query_bytes // 1024} KiB of UTF-8)"
+    ),
+    "QUERY_LIMIT": (
+        f"pass --limit with a whole number from {BOUNDS.limit.low} to {BOUNDS.limit.high} "
+        f"(default {BOUNDS.limit.default})"
+    ),
+    "BUDGET_INVALID": (
+        f"pass --max-tokens with a whole number from {BOUNDS.max_tokens.low} to "
+        f"{BOUNDS.max_tokens.high} (default {BOUNDS.max_tokens.default})"
+    ),
     "BUNDLE_LIMIT": (
         "the mandatory summaries of PROJECT, STATUS and the active Task are too large: shorten them"
     ),
