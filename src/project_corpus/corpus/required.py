@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import os
 import unicodedata
+from collections.abc import Callable
 
 from project_corpus.core.errors import ContextError
 from project_corpus.core.records import Finding
@@ -65,15 +66,16 @@ def path_kind(root: str, rel: str) -> str | None:
         return None
 
 
-def required_paths(root: str) -> tuple[list[Finding], list[Finding]]:
-    """(gate findings, warnings): missing or linked required paths; absent artifact folders."""
+def required_paths(kind_of: Callable[[str], str | None]) -> tuple[list[Finding], list[Finding]]:
+    """(gate findings, warnings): missing or linked required paths; absent artifact folders.
+    KIND_OF gives the kind of a path (`path_kind`, or a git tree's)."""
     gate: list[Finding] = []
     warnings: list[Finding] = []
     broken: list[str] = []
     for rel, kind in REQUIRED:
         if any(rel.startswith(b + "/") for b in broken):
             continue
-        actual = path_kind(root, rel)
+        actual = kind_of(rel)
         if actual == kind:
             continue
         broken.append(rel)

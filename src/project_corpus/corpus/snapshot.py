@@ -1,7 +1,9 @@
 """collect(): the scoped snapshot, read once, classified (docs/protocol.md).
 
-The walk reads each candidate source exactly once through `fs` (no link is followed),
-enforces the limits while reading, and returns a `Corpus` that every command shares.
+A `Tree` (the working tree, or a git revision for `context review`) yields each candidate
+source's bytes once; this module enforces the limits while they arrive, parses and classifies
+them, and returns a `Corpus` that every command shares. Reading bytes and parsing them are
+separate, so both trees share every rule of the snapshot.
 """
 
 from __future__ import annotations
@@ -9,7 +11,6 @@ from __future__ import annotations
 import contextlib
 import gc
 import os
-import stat
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 from typing import NamedTuple
@@ -35,13 +36,16 @@ from project_corpus.corpus.policy import EMPTY_POLICY
 from project_corpus.corpus.policy import ID_RE
 from project_corpus.corpus.policy import MAX_POLICY_BYTES
 from project_corpus.corpus.policy import in_scope
-from project_corpus.corpus.policy import may_hold
 from project_corpus.corpus.policy import parse_policy
 from project_corpus.corpus.policy import policy_line
 from project_corpus.corpus.protocol import check_project
 from project_corpus.corpus.protocol import check_status
 from project_corpus.corpus.supersession import relations
 from project_corpus.corpus.supersession import superseded_paths
+from project_corpus.corpus.tree import Limits
+from project_corpus.corpus.tree import Problem
+from project_corpus.corpus.tree import Tree
+from project_corpus.corpus.worktree import WorkTree
 
 if TYPE_CHECKING:
     from project_corpus.corpus.skeleton import Skeletons
@@ -60,16 +64,12 @@ class RawSource(NamedTuple):
     doc: Document
 
 
-class _Reader:
-    """Reads candidate sources under the limits; collects findings in the doctor's mode."""
+class SourceReader:
+    """Parses the bytes a `Tree` yields under the limits; collects problems in the doctor's
+    mode (raises them in strict mode)."""
 
-    def __init__(
-        self, root: str, scopes: tuple[str, ...], strict: bool, skeletons: Skeletons
-    ) -> None:
-        self.root, self.scopes, self.strict, self.skeletons = root, scopes, strict, skeletons
-        # Every `prefix/**` scope (the usual policy): one `startswith` call per source.
-        prefixes = tuple(scope[:-2] for scope in scopes if scope.endswith("/**"))
-        self.prefixes = prefixes if len(prefixes) == len(scopes) else None
+    def __init__(self, strict: bool, skeletons: Skeletons) -> None:
+        self.strict, self.skeletons = strict, skeletons
         self.findings: list[Finding] = []
         self.sources: list[RawSource] = []
         self.total_bytes = 0
@@ -80,56 +80,24 @@ class _Reader:
             raise ContextError(code, f"{path}: {detail}")
         self.findings.append(Finding(code, path, line, detail, anchor=f"{code}:{path}"))
 
-    def walk(self, rel_dir: str, source_type: str) -> None:
-        prefixes = self.prefixes
-        for dir_fd, entry in fs.walk(self.root, rel_dir):
-            if entry.kind == "file":
-                if entry.name.endswith(".md") and (
-                    entry.path.startswith(prefixes)
-                    if prefixes is not None
-                    else in_scope(entry.path, self.scopes)
-                ):
-                    self._read(dir_fd, entry.path, entry.name, source_type)
-            elif entry.kind != "dir" and self._could_hold_sources(dir_fd, entry):
-                self._refuse(entry)
+    def read(self, tree: Tree, rel_dir: str, source_type: str, scopes: tuple[str, ...]) -> None:
+        """Every source of TREE below REL_DIR, parsed (or its problem recorded)."""
+        limits = Limits(MAX_SOURCE_BYTES, MAX_SOURCES, MAX_TOTAL_BYTES)
+        for found in tree.sources(rel_dir, scopes, limits):
+            if isinstance(found, Problem):
+                self.problem(found.code, found.path, found.detail)
+            else:
+                self.add(found.path, source_type, found.data)
 
-    def _refuse(self, entry: fs.Entry) -> None:
-        if entry.kind == "unreadable":
-            raise ContextError(
-                "SOURCE_PERMISSION",
-                f"{entry.path}: permission denied",
-                hint="make it readable (e.g. `chmod u+rX`) or move it out of the read scope",
-            )
-        if entry.kind == "badname":
-            self.problem("SOURCE_PATH", entry.path, "the name is not UTF-8 (shown escaped)")
-        else:
-            self.problem("SOURCE_LINK", entry.path, f"a {entry.kind} is never followed")
-
-    def _could_hold_sources(self, dir_fd: int, entry: fs.Entry) -> bool:
-        """A link, special, unreadable or misnamed entry that would be a source, or a folder
-        that could hold sources (a link's target is only stat-ed, never read)."""
-        if entry.name.endswith(".md") and in_scope(entry.path, self.scopes):
-            return True
-        if entry.kind in ("unreadable", "badname"):
-            return may_hold(entry.path, self.scopes)
-        try:
-            is_dir = stat.S_ISDIR(os.stat(entry.name, dir_fd=dir_fd).st_mode)
-        except OSError:
-            return False
-        return is_dir and may_hold(entry.path, self.scopes)
-
-    def _read(self, dir_fd: int, path: str, name: str, source_type: str) -> None:
+    def add(self, path: str, source_type: str, data: bytes) -> None:
+        """One source's bytes: counted, decoded, parsed, its lines counted."""
         if len(self.sources) >= MAX_SOURCES:
             raise ContextError("CONTEXT_LIMIT", f"sources: more than {MAX_SOURCES} scoped sources")
-        try:
-            data = fs.read_at(dir_fd, name, MAX_SOURCE_BYTES, label=path, link_code="SOURCE_LINK")
-        except ContextError as exc:
-            if exc.code == "CONTEXT_LIMIT":
-                raise ContextError("CONTEXT_LIMIT", f"source_bytes: {exc.detail}") from None
-            if exc.code != "SOURCE_LINK":
-                raise
-            self.problem("SOURCE_LINK", path, exc.detail.removeprefix(f"{path}: "))
-            return
+        if len(data) > MAX_SOURCE_BYTES:
+            raise ContextError(
+                "CONTEXT_LIMIT",
+                f"source_bytes: {path}: {len(data)} bytes exceeds the limit of {MAX_SOURCE_BYTES}",
+            )
         self.total_bytes += len(data)
         if self.total_bytes > MAX_TOTAL_BYTES:
             raise ContextError(
@@ -200,24 +168,29 @@ def _collect(root: str | os.PathLike[str], strict: bool, skeletons: Skeletons) -
     root_path = fs.resolve_root(root)
     if strict:  # the doctor and `new` ask for it themselves, before their configuration
         required.require_corpus(root_path, root)
-    findings, warnings = required.required_paths(root_path)
-    policy, policy_findings = _read_policy(root_path, findings)
+    return snapshot_of(WorkTree(root_path), strict=strict, skeletons=skeletons)
+
+
+def snapshot_of(tree: Tree, *, strict: bool, skeletons: Skeletons | None = None) -> Corpus:
+    """The scoped snapshot of TREE (the working tree, or a git revision), as `collect`."""
+    findings, warnings = required.required_paths(tree.kind)
+    policy, policy_findings = _read_policy(tree, findings)
     findings.extend(policy_findings)
-    reader = _Reader(root_path, policy.read, strict, skeletons)
+    reader = SourceReader(strict, skeletons or {})
     for rel_dir, source_type in SOURCE_ROOTS.items():
-        if required.is_real_dir(root_path, rel_dir):
-            reader.walk(rel_dir, source_type)
+        if tree.kind(rel_dir) == "dir":
+            reader.read(tree, rel_dir, source_type, policy.read)
     findings.extend(reader.findings)
     raw = sorted(reader.sources, key=lambda s: s.path)
     findings.extend(required.path_findings([s.path for s in raw], strict))
     by_path = {s.path: s for s in raw}
     findings.extend(_scope_findings(policy, policy_findings, by_path))
     findings.extend(_canonical_findings(by_path, policy))
-    findings.extend(required.generated_views(root_path))
+    findings.extend(tree.generated_views())
     if strict and findings:
         raise _nonconformant(findings)
     findings.extend(warnings)
-    return _assemble(root_path, _project_id(by_path, strict), policy, raw, findings)
+    return _assemble(tree.root, _project_id(by_path, strict), policy, raw, findings)
 
 
 def _nonconformant(findings: list[Finding]) -> ContextError:
@@ -273,11 +246,11 @@ def _assemble(
     )
 
 
-def _read_policy(root: str, findings: list[Finding]) -> tuple[Policy, list[Finding]]:
+def _read_policy(tree: Tree, findings: list[Finding]) -> tuple[Policy, list[Finding]]:
     if any(f.path in (POLICY_PATH, CORPUS_DIR) for f in findings):
         return EMPTY_POLICY, []
     try:
-        data = fs.read_relative(root, POLICY_PATH, MAX_POLICY_BYTES, code="POLICY_PARSE")
+        data = tree.read(POLICY_PATH, MAX_POLICY_BYTES, "POLICY_PARSE")
     except ContextError as exc:
         return EMPTY_POLICY, [
             Finding("POLICY_PARSE", POLICY_PATH, 1, exc.detail, anchor="POLICY_PARSE")
