@@ -138,6 +138,13 @@ def _codes_option(name: str, help_text: str) -> Callable[[Command], Command]:
     "--candidate", "candidates", multiple=True, metavar="FILE", help="Also check candidate files."
 )
 @click.option("--config", "config", default=None, metavar="FILE", help="Lint configuration (YAML).")
+@click.option(
+    "--baseline",
+    "baseline",
+    default=None,
+    metavar="FILE",
+    help="An earlier doctor JSON or SARIF report: report only findings it lacks.",
+)
 @_codes_option("--select", "Report only these checks (codes or names; repeatable).")
 @_codes_option("--ignore", "Do not report these checks (codes or names; repeatable).")
 @format_option(*FORMATS)
@@ -170,6 +177,7 @@ def doctor(
     bundle_file: str | None,
     candidates: tuple[str, ...],
     config: str | None,
+    baseline: str | None,
     select: tuple[str, ...],
     ignore: tuple[str, ...],
     fmt: str,
@@ -195,6 +203,7 @@ def doctor(
         select=select,
         ignore=ignore,
         max_status_age=max_status_age,
+        baseline=baseline,
     )
     fmt = resolve_format(fmt, output)
     text = {"show_source": show_source, "statistics": statistics, "quiet": quiet}

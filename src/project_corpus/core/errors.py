@@ -118,6 +118,7 @@ ERRORS: dict[str, str] = {
     "CONTEXT_INPUT_PATH": "A JSON input is not a regular, unlinked file inside ROOT, <= 1 MiB.",
     "CONTEXT_INPUT_JSON": "A JSON input is not strict UTF-8 JSON.",
     "CONFIG_INVALID": "The lint configuration is invalid.",
+    "BASELINE_INVALID": "The --baseline file is not a readable doctor JSON or SARIF report.",
     "OUTPUT_PATH": "The --output file cannot be written.",
     "USAGE_ERROR": "The command line is invalid.",
     "INIT_EXISTS": "init or new would overwrite a file or write through a link; nothing written.",

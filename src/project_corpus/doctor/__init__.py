@@ -24,6 +24,8 @@ from project_corpus.doctor._config import LintConfig
 from project_corpus.doctor._config import load_config
 from project_corpus.doctor._config import with_max_age
 from project_corpus.doctor._inputs import load_input
+from project_corpus.doctor.baseline import read_baseline
+from project_corpus.doctor.baseline import split
 from project_corpus.doctor.records import Check
 from project_corpus.doctor.records import DoctorView
 from project_corpus.doctor.records import Issue
@@ -38,7 +40,7 @@ from project_corpus.doctor.report import candidate_count
 from project_corpus.doctor.report import finalize
 from project_corpus.doctor.selection import narrow
 
-__all__ = ["CHECKS", "CHECKS_BY_CODE", "memory_doctor"]
+__all__ = ["CHECKS", "CHECKS_BY_CODE", "lint_corpus", "memory_doctor"]
 
 
 def memory_doctor(
@@ -54,14 +56,18 @@ def memory_doctor(
     ignore: Sequence[str] = (),
     max_status_age: int | None = None,
     today: date | None = None,
+    baseline: str | None = None,
 ) -> dict[str, object]:
     """Lint ROOT's corpus; with `check_index` (or an `index` path) also its stored index,
     with `bundle` a bundle file, with `candidates` candidate files. Returns the report.
     `select` / `ignore` (codes or names) narrow the configured checks; `max_status_age`
-    (days) turns STATUS_AGE on over the configuration, comparing with `today` (UTC default).
+    (days) turns STATUS_AGE on over the configuration; `today` (UTC by default) is the date
+    it compares with. With `baseline` (an earlier JSON or SARIF report) only the findings it
+    lacks are `issues`; the others are listed under `baseline` (docs/doctor.md).
 
     Raises ContextError for a bad configuration (CONFIG_INVALID), a bad input file
-    (CONTEXT_INPUT_PATH / CONTEXT_INPUT_JSON), limits (CONTEXT_LIMIT) or a bad ROOT."""
+    (CONTEXT_INPUT_PATH / CONTEXT_INPUT_JSON, BASELINE_INVALID), limits (CONTEXT_LIMIT) or a
+    bad ROOT."""
     fail_on = fail_on.upper()
     if fail_on not in SEVERITIES:
         raise ContextError("USAGE_ERROR", f"--fail-on must be FAIL or WARN, not {fail_on!r}")
@@ -69,18 +75,52 @@ def memory_doctor(
     require_corpus(root_path, root)  # CONTEXT_ROOT with the `init` hint, before any config
     lint = narrow(load_config(root_path, config, CHECKS_BY_CODE), CHECKS_BY_CODE, select, ignore)
     lint = with_max_age(lint, max_status_age)
+    earlier = read_baseline(baseline) if baseline is not None else None
     view = gather(
         root_path, lint, check_index or index is not None, index, bundle, candidates, today
     )
     issues, skipped = run_checks(view, CHECKS, lint)
     entries = judge_suppressions(issues, skipped, lint, view.corpus)
-    return build_report(
+    unchanged: list[dict[str, object]] = []
+    absent: list[dict[str, object]] = []
+    if earlier is not None:
+        entries, unchanged, absent = split(entries, earlier)
+    report = build_report(
         view.corpus,
         entries,
         skipped=skipped,
         fail_on=fail_on,
         candidate_count=candidate_count(view.candidates),
     )
+    if earlier is not None:
+        report["baseline"] = {"unchanged": unchanged, "absent": absent}
+    return report
+
+
+def lint_corpus(
+    corpus: Corpus, *, config: str | None = None, skip: Sequence[str] = ()
+) -> tuple[list[dict[str, object]], list[str]]:
+    """(report entries, skipped codes) of the checks that read CORPUS alone (no index,
+    bundle or candidates), under the configuration of the working tree at `corpus.root` (or
+    CONFIG) with the checks SKIP off: what `context review` compares between two revisions."""
+    lint = load_config(corpus.root, config, CHECKS_BY_CODE)
+    lint = lint._replace(rules={**lint.rules, **dict.fromkeys(skip, "off")})
+    view = DoctorView(
+        corpus=corpus,
+        config=lint,
+        index_requested=False,
+        index_rel="",
+        stored=None,
+        index_error=None,
+        bundle=None,
+        candidates=(),
+        snapshot_issues=_by_code(from_finding(f) for f in corpus.findings),
+        candidate_issues={},
+        scans={},
+        gates=GATES,
+    )
+    issues, skipped = run_checks(view, CHECKS, lint)
+    return judge_suppressions(issues, skipped, lint, corpus), skipped
 
 
 def gather(

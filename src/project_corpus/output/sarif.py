@@ -63,9 +63,10 @@ def region(issue: Mapping[str, object]) -> dict[str, object]:
 def result(issue: Mapping[str, object], index: Mapping[str, int]) -> dict[str, object]:
     code = str(issue["code"])
     fingerprint = str(issue["fingerprint"])
-    data: dict[str, object] = {
-        "ruleId": code,
-        "ruleIndex": index[code],
+    data: dict[str, object] = {"ruleId": code}
+    if code in index:  # an absent baseline finding may name a check this version lacks
+        data["ruleIndex"] = index[code]
+    data |= {
         "level": LEVELS.get(str(issue["severity"]), "warning"),
         "message": {"text": str(issue["message"])},
         "locations": [
@@ -79,6 +80,8 @@ def result(issue: Mapping[str, object], index: Mapping[str, int]) -> dict[str, o
         "fingerprints": {FINGERPRINT_KEY: fingerprint},
         "partialFingerprints": {FINGERPRINT_KEY: fingerprint},
     }
+    if "baseline_state" in issue:
+        data["baselineState"] = str(issue["baseline_state"])
     if issue.get("suppressed"):
         data["suppressions"] = [{"kind": str(issue.get("suppression") or "external")}]
     extra = {k: issue[k] for k in ("pointer", "source_path", "source_line", "detail") if k in issue}
@@ -88,8 +91,7 @@ def result(issue: Mapping[str, object], index: Mapping[str, int]) -> dict[str, o
 
 def sarif_log(report: Mapping[str, object]) -> dict[str, object]:
     index = {check.code: number for number, check in enumerate(CHECKS)}
-    issues = report.get("issues")
-    assert isinstance(issues, Sequence)
+    issues = [*_sequence(report.get("issues")), *_baseline_results(report)]
     return {
         "$schema": SCHEMA_URI,
         "version": SARIF_VERSION,
@@ -108,6 +110,19 @@ def sarif_log(report: Mapping[str, object]) -> dict[str, object]:
             }
         ],
     }
+
+
+def _sequence(value: object) -> Sequence[Mapping[str, object]]:
+    assert isinstance(value, Sequence)
+    return value
+
+
+def _baseline_results(report: Mapping[str, object]) -> list[Mapping[str, object]]:
+    """With `--baseline`: the unchanged and the absent findings (each has `baseline_state`)."""
+    baseline = report.get("baseline")
+    if not isinstance(baseline, Mapping):
+        return []
+    return [*_sequence(baseline["unchanged"]), *_sequence(baseline["absent"])]
 
 
 def render(report: Mapping[str, object]) -> str:

@@ -146,6 +146,10 @@ def summary_line(report: Mapping[str, object], options: TextOptions = PLAIN) -> 
     checked = counted(int(str(report.get("source_count", 0))), "source")
     if report.get("candidate_count"):
         checked += ", " + counted(int(str(report["candidate_count"])), "candidate")
+    baseline = report.get("baseline")
+    if isinstance(baseline, Mapping):  # --baseline: the counts are of new findings only
+        unchanged, absent = len(baseline["unchanged"]), len(baseline["absent"])
+        checked += f"; {unchanged} unchanged, {absent} absent since the baseline"
     return (
         f"project-corpus: {counts['FAIL']} FAIL, {counts['WARN']} WARN, "
         f"{counts['suppressed']} suppressed in {checked}; {verdict}"
