@@ -20,6 +20,7 @@ LAYERS = (
     ("corpus",),
     ("index", "candidate", "scaffold", "retrieval"),
     ("doctor",),
+    ("review",),
     ("output", "evaluate"),
     ("mcp_server", "github"),
     ("cli",),

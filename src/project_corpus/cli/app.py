@@ -90,6 +90,7 @@ def cli(flags: dict[str, object] | None, debug: bool) -> None:
         "receipt": f"{_CLI}context_commands:receipt",
         "doctor": f"{_CLI}lint_commands:doctor",
         "candidate-validate": f"{_CLI}lint_commands:candidate_validate",
+        "review": f"{_CLI}review_commands:review",
         "eval": f"{_CLI}context_commands:eval_",
     },
 )

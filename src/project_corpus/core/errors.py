@@ -118,6 +118,11 @@ ERRORS: dict[str, str] = {
     "CONTEXT_INPUT_PATH": "A JSON input is not a regular, unlinked file inside ROOT, <= 1 MiB.",
     "CONTEXT_INPUT_JSON": "A JSON input is not strict UTF-8 JSON.",
     "CONFIG_INVALID": "The lint configuration is invalid.",
+    # Memory review (docs/review.md)
+    "REVIEW_NOT_GIT": "ROOT is not inside a git work tree (context review reads git objects).",
+    "REVIEW_REVISION": "A revision is malformed or names no commit in the repository.",
+    "REVIEW_NO_CORPUS": "The revision has no .project-corpus/ folder at ROOT's path.",
+    "REVIEW_GIT": "git cannot be run, or failed while reading the repository's objects.",
     "BASELINE_INVALID": "The --baseline file is not a readable doctor JSON or SARIF report.",
     "OUTPUT_PATH": "The --output file cannot be written.",
     "USAGE_ERROR": "The command line is invalid.",
