@@ -40,6 +40,7 @@ CHECKED_BY = {
     "eval-dataset": "test_eval_dataset_matches_schema",
     "eval-result": "test_eval_output_matches_schema",
     "error": "test_error_envelopes_match_schema",
+    "review": "test_review_output_matches_schema",
 }
 
 
@@ -400,3 +401,30 @@ def test_the_sha256_pattern_is_written_once() -> None:
     package = Path(__file__).resolve().parent.parent / "src" / "project_corpus"
     copies = [p for p in package.rglob("*.py") if "{64}" in p.read_text(encoding="utf-8")]
     assert [p.name for p in copies] == ["records.py"]
+
+
+# --- review -----------------------------------------------------------------------------
+
+
+def test_review_output_matches_schema(
+    cli: CLI, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tests.review.support import commit_all
+    from tests.review.support import init_repo
+    from tests.review.support import isolate_git
+    from tests.review.support import make_head_change
+
+    isolate_git(monkeypatch)
+    repo = init_repo(tmp_path / "repo")
+    commit_all(repo, "base")
+    unchanged = ok_json(cli("context", "review", repo, "--base", "main"))
+    assert errors("review", unchanged) == []
+    make_head_change(repo)
+    (repo / ".project-corpus/candidates/c-bad.json").write_text("{", encoding="utf-8")
+    changed = ok_json(cli("context", "review", repo, "--base", "main", "--fail-on", "WARN"))
+    assert errors("review", changed) == []
+    assert isinstance(changed, dict)
+    assert changed["summary"]["invalid_candidates"] == 1
+    head = commit_all(repo, "head")
+    document = ok_json(cli("context", "review", repo, "--base", "main~1", "--head", head))
+    assert errors("review", document) == []

@@ -25,6 +25,8 @@ from project_corpus.core.errors import ContextError
 # A revision as people write them: names, hex, `~N`, `^N`, `^{commit}`, `@{N}`; no leading
 # `-` (an option), no `..` (a range), no `:` (a path), no wildcard or whitespace.
 REVISION_RE = re.compile(r"^[A-Za-z0-9_@][A-Za-z0-9_./@{}^~+-]{0,199}$")
+# A commit ID: SHA-1 (40 hex digits) or SHA-256 (64) object names.
+COMMIT_RE = re.compile(r"^[0-9a-f]{40}(?:[0-9a-f]{24})?$")
 # Listing the corpus folder of a revision stops past this many bytes (CONTEXT_LIMIT).
 MAX_LISTING_BYTES = 32 * 1024 * 1024
 REPOSITORY_VARIABLES = (
@@ -121,7 +123,7 @@ def resolve(repo: Repository, revision: str) -> str:
     args = ["rev-parse", "--verify", "--quiet", "--end-of-options", spec]
     code, out, _ = run_git(repo.top, args)
     commit = out.decode("ascii", "replace").strip()
-    if code != 0 or not re.fullmatch(r"[0-9a-f]{40}|[0-9a-f]{64}", commit):
+    if code != 0 or not COMMIT_RE.match(commit):
         raise ContextError(
             "REVIEW_REVISION", f"{revision!r} names no commit in this repository", FETCH_HINT
         )
