@@ -518,8 +518,14 @@ def test_every_run_step_has_a_shell_and_no_expression() -> None:
 
 
 def test_every_python_step_is_a_known_action_step() -> None:
+    run = [str(step.get("run", "")) for step in steps()]
+    named = {
+        m for text in run for m in re.findall(r"-m project_corpus\.github\.action (\w+)", text)
+    }
+    assert named == {"doctor", "review", "candidates", "eval", "finish", "fail"}
     for step in steps():
-        found = re.findall(r"-m project_corpus\.action (\w+)", str(step.get("run", "")))
+        found = re.findall(r"-m project_corpus\.github\.action (\w+)", str(step.get("run", "")))
+        assert len(found) <= 1
         for name in found:
             assert name in action.STEPS
 
@@ -547,6 +553,8 @@ def test_inputs_reach_steps_only_through_env_and_with() -> None:
         "sarif-file",
         "upload-sarif",
         "sarif-category",
+        "review",
+        "new-findings-only",
         "python-version",
     }
     text = ACTION_YML.read_text(encoding="utf-8")
@@ -599,3 +607,138 @@ def test_default_emit_writes_stdout(gha: Runner, capsys: pytest.CaptureFixture[s
     env = {**gha.env, "DOCTOR_EXIT_CODE": "2"}
     assert action.main(["fail"], env=env) == 2
     assert capsys.readouterr().out.startswith("::error title=project-corpus::")
+
+
+# --- review ---------------------------------------------------------------------------
+
+
+class PullRequest(NamedTuple):
+    base: str
+    head: str
+    event: Path
+
+
+def pull_request(
+    gha: Runner, monkeypatch: pytest.MonkeyPatch, *, event: str = "pull_request"
+) -> PullRequest:
+    """The workspace as a clone: the corpus in `corpus/`, a base commit, the head commit of
+    issue #28's change, and the event payload naming both."""
+    from tests.review.support import commit_all
+    from tests.review.support import git
+    from tests.review.support import init_repo
+    from tests.review.support import isolate_git
+    from tests.review.support import make_head_change
+
+    isolate_git(monkeypatch)
+    git(gha.workspace, "init", "-q", "-b", "main")
+    init_repo(gha.workspace / "corpus", init=False)
+    base = commit_all(gha.workspace, "base")
+    git(gha.workspace, "checkout", "-q", "-b", "feature")
+    make_head_change(gha.workspace / "corpus")
+    head = commit_all(gha.workspace, "head")
+    payload = (
+        {"pull_request": {"base": {"sha": base}, "head": {"sha": head}}}
+        if event != "push"
+        else {"before": base, "after": head}
+    )
+    path = gha.temp / "event.json"
+    path.write_text(json.dumps(payload), encoding="utf-8")
+    gha.env.update({"GITHUB_EVENT_NAME": event, "GITHUB_EVENT_PATH": str(path)})
+    return PullRequest(base, head, path)
+
+
+NEW_NOTE = "corpus/.project-corpus/history/notes.md"
+
+
+def test_review_writes_the_summary_and_annotates_only_new_findings(
+    gha: Runner, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    pull_request(gha, monkeypatch)
+    doctor = gha.step("doctor", root="corpus")
+    assert doctor.outputs["doctor-exit-code"] == "0"
+    assert "::warning" not in doctor.emitted  # on a pull request the review annotates
+    step = gha.step("review", root="corpus")
+    assert step.code == 0
+    assert step.outputs["review-exit-code"] == "0"
+    assert step.outputs["new-findings"] == "1"
+    warnings = [line for line in step.emitted.splitlines() if line.startswith("::warning")]
+    assert warnings == [
+        f"::warning file={NEW_NOTE},line=8,title=VOLATILE_WITHOUT_FRESHNESS::"
+        "A Task, Report or History item states a volatile claim without a freshness label: "
+        "volatile term 'live' without a date label or Freshness-Requirement."
+    ]
+    assert step.summary.startswith("## ✅ project-corpus review: passed: 1 STATUS change(s)")
+    assert step.summary.index("### STATUS") < step.summary.index("### Findings")
+    assert "`corpus/.project-corpus/state/STATUS.md:21`" in step.summary
+    assert "| `scopes.read` | +docs/\\*\\* | **needed** |" in step.summary
+
+
+def test_new_findings_only_fails_on_the_review_alone(
+    gha: Runner, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    pull_request(gha, monkeypatch)
+    step = gha.step("review", root="corpus", fail_on="WARN")
+    assert step.outputs["review-exit-code"] == "1"  # the new volatile claim
+    codes = {"DOCTOR_EXIT_CODE": "1", "REVIEW_EXIT_CODE": "0"}
+    assert gha.step("fail", env=codes).code == 1
+    assert gha.step("fail", env=codes, new_findings_only="true").code == 0
+    failing = {**codes, "REVIEW_EXIT_CODE": "1"}
+    assert gha.step("fail", env=failing, new_findings_only="true").code == 1
+    errors = {**codes, "DOCTOR_EXIT_CODE": "2"}
+    assert gha.step("fail", env=errors, new_findings_only="true").code == 2
+    no_review = {"DOCTOR_EXIT_CODE": "1", "REVIEW_EXIT_CODE": ""}
+    assert gha.step("fail", env=no_review, new_findings_only="true").code == 1
+
+
+def test_review_is_off_by_default_outside_pull_requests(
+    gha: Runner, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    pull_request(gha, monkeypatch, event="push")
+    doctor = gha.step("doctor", root="corpus")
+    assert "::warning file=corpus/" in doctor.emitted  # no review: the doctor annotates
+    step = gha.step("review", root="corpus")
+    assert (step.outputs["review-exit-code"], step.summary) == ("", "")
+    forced = gha.step("review", root="corpus", review="true")  # a push: before..after
+    assert forced.outputs["review-exit-code"] == "0"
+    assert "### STATUS" in forced.summary
+    off = gha.step("review", root="corpus", review="false")
+    assert off.outputs["review-exit-code"] == ""
+
+
+def test_review_without_the_base_commit_warns_and_does_not_fail(
+    gha: Runner, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    pr = pull_request(gha, monkeypatch)
+    payload = {"pull_request": {"base": {"sha": "1" * 40}, "head": {"sha": pr.head}}}
+    pr.event.write_text(json.dumps(payload), encoding="utf-8")
+    step = gha.step("review", root="corpus")
+    assert step.outputs["review-exit-code"] == ""
+    assert step.emitted.startswith("::warning title=project-corpus review::")
+    assert "fetch-depth: 0" in step.summary
+
+
+def test_review_error_is_recorded(gha: Runner, monkeypatch: pytest.MonkeyPatch) -> None:
+    pull_request(gha, monkeypatch)
+    step = gha.step("review", root="corpsu")
+    assert step.outputs["review-exit-code"] == "2"
+    assert "CONTEXT_ROOT" in step.emitted
+    assert gha.step("fail", env={"REVIEW_EXIT_CODE": "2"}).code == 2
+
+
+@pytest.mark.parametrize(
+    "payload",
+    [
+        "",
+        "not json",
+        "[]",
+        '{"pull_request": {"base": {"sha": "abc"}}}',
+        '{"before": "0000000000000000000000000000000000000000", "after": "0000000000000000000000000000000000000000"}',
+    ],
+)
+def test_event_without_commits_skips_the_review(gha: Runner, payload: str) -> None:
+    event = gha.temp / "event.json"
+    event.write_text(payload, encoding="utf-8")
+    gha.env.update({"GITHUB_EVENT_NAME": "pull_request", "GITHUB_EVENT_PATH": str(event)})
+    step = gha.step("review", root=".")
+    assert step.outputs["review-exit-code"] == ""
+    assert step.emitted.startswith("::notice title=project-corpus review::")

@@ -5,6 +5,9 @@ Steps, in the order action.yml runs them:
 
 - `doctor` — runs `context doctor` once (JSON) and renders every view from that one report:
   the job summary, the exit code, the SARIF file and the `github` workflow commands;
+- `review` — on a pull request, runs `context review` between the event's base and head
+  commits (their merge base, as the pull request's diff) and writes the Markdown review to
+  the job summary and annotations for the new findings only (docs/review.md);
 - `candidates` — runs `context candidate-validate` on the files matching a glob;
 - `eval` — builds the index and runs `context eval --format markdown` into the job summary;
 - `finish` — combines the recorded exit codes and writes the `exit-code` output (once);
@@ -25,6 +28,7 @@ from __future__ import annotations
 import glob
 import json
 import os
+import re
 import subprocess
 import sys
 import uuid
@@ -154,7 +158,8 @@ def step_doctor(ctx: Context) -> int:
         write_output(ctx.env, "findings", "0")
         return 0
     report = json.loads(result.out)
-    ctx.emit(workflow_commands(ctx, report))
+    if not review_enabled(ctx):  # on a pull request the review annotates the new findings
+        ctx.emit(workflow_commands(ctx, report))
     target = ctx.input("sarif-file") or os.path.join(
         ctx.env.get("RUNNER_TEMP", "."), "project-corpus.sarif"
     )
@@ -162,6 +167,81 @@ def step_doctor(ctx: Context) -> int:
     write_output(ctx.env, "findings", str(len(visible_issues(report))))
     append_summary(ctx.env, doctor_summary(ctx, report, result.code))
     return 0
+
+
+PULL_REQUEST_EVENTS = ("pull_request", "pull_request_target")
+COMMIT_RE = re.compile(r"^[0-9a-f]{40}(?:[0-9a-f]{24})?$")
+
+
+def review_enabled(ctx: Context) -> bool:
+    """Input `review`: `auto` (default) reviews pull requests; `true` / `false` force it."""
+    wanted = ctx.input("review", "auto").lower()
+    if wanted in ("true", "false"):
+        return wanted == "true"
+    return ctx.env.get("GITHUB_EVENT_NAME", "") in PULL_REQUEST_EVENTS
+
+
+def event_commits(env: Mapping[str, str]) -> tuple[str, str] | None:
+    """(base, head) commits of the event payload: a pull request's `base.sha` and `head.sha`,
+    or a push's `before` and `after`; None when the payload has no such pair."""
+    try:
+        with open(env.get("GITHUB_EVENT_PATH", ""), encoding="utf-8") as handle:
+            payload = json.load(handle)
+    except (OSError, ValueError):
+        return None
+    pull = payload.get("pull_request") if isinstance(payload, dict) else None
+    if isinstance(pull, dict):
+        base, head = (pull.get(side) for side in ("base", "head"))
+        pair = [side.get("sha") if isinstance(side, dict) else None for side in (base, head)]
+    else:
+        pair = [
+            payload.get(key) if isinstance(payload, dict) else None for key in ("before", "after")
+        ]
+    if all(isinstance(sha, str) and COMMIT_RE.match(sha) and sha.strip("0") for sha in pair):
+        return str(pair[0]), str(pair[1])
+    return None
+
+
+def step_review(ctx: Context) -> int:
+    if not review_enabled(ctx):
+        write_output(ctx.env, "review-exit-code", "")
+        return 0
+    commits = event_commits(ctx.env)
+    if commits is None:
+        ctx.emit(annotation("notice", "project-corpus review", "no base and head in the event"))
+        write_output(ctx.env, "review-exit-code", "")
+        return 0
+    args = ["context", "review", ctx.root, "--base", commits[0], "--head", commits[1]]
+    result = run_cli([*args, "--merge-base", *common_args(ctx), "--format", "json"])
+    if _commits_missing(result):
+        note = "the pull request's commits are not in this clone; check out with fetch-depth: 0"
+        ctx.emit(annotation("warning", "project-corpus review", note))
+        append_summary(ctx.env, f"## project-corpus review: skipped\n\n{note}.\n\n")
+        write_output(ctx.env, "review-exit-code", "")
+        return 0
+    write_output(ctx.env, "review-exit-code", str(result.code))
+    if reported_error(ctx, "project-corpus review", result):
+        return 0
+    from project_corpus.output.review import render_review
+
+    review = json.loads(result.out)
+    ctx.emit(render_review(review, "github", prefix=ctx.prefix))
+    summary = review.get("summary", {})
+    write_output(ctx.env, "new-findings", str(summary.get("new_findings", 0)))
+    markdown = render_review(review, "markdown", prefix=ctx.prefix)
+    append_summary(ctx.env, cut_bytes(markdown + "\n", MAX_SECTION_BYTES))
+    return 0
+
+
+def _commits_missing(result: Completed) -> bool:
+    """A review that stopped because a commit is not in the clone (a shallow checkout): the
+    job is not failed for it, the doctor's result decides (docs/github-action.md)."""
+    if result.code in (EXIT_OK, EXIT_FINDINGS):
+        return False
+    try:
+        return bool(json.loads(result.err).get("error") == "REVIEW_REVISION")
+    except (ValueError, AttributeError):
+        return False
 
 
 def candidate_files(root: str, pattern: str) -> list[str]:
@@ -212,10 +292,16 @@ def step_eval(ctx: Context) -> int:
 
 
 def combined_exit_code(env: Mapping[str, str]) -> int:
-    """The worst of the recorded exit codes (3 internal > 2 error > 1 findings > 0)."""
-    codes = [env.get(k, "").strip() for k in ("DOCTOR_EXIT_CODE", "CANDIDATES_EXIT_CODE")]
-    codes.append(env.get("EVAL_EXIT_CODE", "").strip())
-    return max((int(c) if c.isdigit() else EXIT_INTERNAL for c in codes if c), default=EXIT_OK)
+    """The worst of the recorded exit codes (3 internal > 2 error > 1 findings > 0). With
+    `new-findings-only` and a review that ran, the doctor's findings (exit 1) do not count:
+    only the review's new findings (and any error) fail the job."""
+    names = ("DOCTOR_EXIT_CODE", "CANDIDATES_EXIT_CODE", "EVAL_EXIT_CODE", "REVIEW_EXIT_CODE")
+    codes = {k: env.get(k, "").strip() for k in names}
+    new_only = env.get("INPUT_NEW_FINDINGS_ONLY", "").strip().lower() == "true"
+    if new_only and codes["REVIEW_EXIT_CODE"] and codes["DOCTOR_EXIT_CODE"] == str(EXIT_FINDINGS):
+        codes["DOCTOR_EXIT_CODE"] = str(EXIT_OK)
+    found = [int(c) if c.isdigit() else EXIT_INTERNAL for c in codes.values() if c]
+    return max(found, default=EXIT_OK)
 
 
 def step_finish(ctx: Context, fail: bool) -> int:
@@ -230,6 +316,7 @@ def step_finish(ctx: Context, fail: bool) -> int:
 
 STEPS: dict[str, Callable[[Context], int]] = {
     "doctor": step_doctor,
+    "review": step_review,
     "candidates": step_candidates,
     "eval": step_eval,
     "finish": lambda ctx: step_finish(ctx, fail=False),
