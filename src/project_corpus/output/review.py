@@ -100,40 +100,35 @@ def _md_status(report: Row, prefix: str) -> list[str]:
     return [*_capped(lines, len(changes)), ""]
 
 
-def _artifact_lines(group: Row, prefix: str, fmt: Callable[[object], str]) -> list[str]:
+def _artifact_lines(
+    group: Row, prefix: str, code: Callable[[object], str], cell: Callable[[object], str]
+) -> list[str]:
+    """One list item per task or report change: paths through CODE, other text through CELL."""
     lines = []
     for label in ("added", "removed"):
         for a in _rows(group.get(label)):
             state = f", {a.get('state')}" if a.get("state") else ""
-            lines.append(f"- {label} {fmt(prefix + str(a.get('path')))} ({a.get('id')}{state})")
+            what = cell(f"({a.get('id')}{state})")
+            lines.append(f"- {label} {code(prefix + str(a.get('path')))} {what}")
     for a in _rows(group.get("changed")):
         fields = [
             f"{f.get('field')}: {_short(f.get('before'))} → {_short(f.get('after'))}"
             for f in _rows(a.get("fields"))
         ] or ["text changed"]
-        lines.append(f"- changed {fmt(prefix + str(a.get('path')))}: " + "; ".join(fields))
+        lines.append(f"- changed {code(prefix + str(a.get('path')))}: " + cell("; ".join(fields)))
     for a in _rows(group.get("newly_superseded")):
-        by = ", ".join(map(str, _list(a.get("superseded_by")))) or "—"
-        lines.append(f"- newly superseded {fmt(prefix + str(a.get('path')))} by {by}")
+        by = ", ".join(code(prefix + str(p)) for p in _list(a.get("superseded_by"))) or "—"
+        lines.append(f"- newly superseded {code(prefix + str(a.get('path')))} by {by}")
     return lines
 
 
 def _md_artifacts(report: Row, prefix: str) -> list[str]:
     out: list[str] = []
     for key, title in (("tasks", "Tasks"), ("reports", "Reports")):
-        lines = _artifact_lines(_group(report, key), prefix, markdown_code)
+        lines = _artifact_lines(_group(report, key), prefix, markdown_code, markdown_cell)
         if lines:
-            out += [
-                f"### {title}",
-                "",
-                *map(_escape_item, _capped(lines[:MAX_ROWS], len(lines))),
-                "",
-            ]
+            out += [f"### {title}", "", *_capped(lines[:MAX_ROWS], len(lines)), ""]
     return out
-
-
-def _escape_item(line: str) -> str:
-    return line if line.startswith(("- ", "\n_")) else markdown_cell(line)
 
 
 def _md_policy(report: Row) -> list[str]:
@@ -225,9 +220,8 @@ def render_text(report: Row, prefix: str = "") -> str:
             f"STATUS {c.get('field')}{where}: {_short(c.get('before'))} -> {_short(c.get('after'))}"
         )
     for key in ("tasks", "reports"):
-        lines += [
-            f"{key[:-1]}: {line[2:]}" for line in _artifact_lines(_group(report, key), prefix, str)
-        ]
+        changes = _artifact_lines(_group(report, key), prefix, str, str)
+        lines += [f"{key[:-1]}: {line[2:]}" for line in changes]
     for c in _rows(report.get("policy_changes")):
         flag = " [needs owner review]" if c.get("needs_owner_review") else ""
         lines.append(
