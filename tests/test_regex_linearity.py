@@ -32,6 +32,7 @@ from project_corpus.doctor import _gitignore as gitignore
 from project_corpus.doctor import _inputs as inputs
 from project_corpus.doctor import _suppress as suppress
 from project_corpus.doctor import _volatile as volatile
+from project_corpus.doctor import baseline
 from project_corpus.doctor import content
 from project_corpus.doctor import integrity
 from project_corpus.mcp_server import grant_file
@@ -40,6 +41,7 @@ from project_corpus.output import sarif
 from project_corpus.retrieval import rank
 from project_corpus.retrieval import text
 from project_corpus.retrieval import vocabulary
+from project_corpus.review import git as review_git
 
 PACKAGE = Path(__file__).resolve().parent.parent / "src" / "project_corpus"
 Make = Callable[[int], str]
@@ -269,6 +271,17 @@ PATTERNS: dict[str, list[tuple[Run, tuple[Make, ...]]]] = {
         (lambda s: escape.terminal(s, multiline=True), attacks(repeat("\n\x07\t"))),
     ],
     "output.escape.WWW_RE": [(run_of(escape.WWW_RE), attacks(repeat("w"), repeat("ww.")))],
+    "doctor.baseline.CODE_RE": [(run_of(baseline.CODE_RE), attacks(repeat("A_", "a")))],
+    "doctor.baseline.FINGERPRINT_RE": [
+        (run_of(baseline.FINGERPRINT_RE), attacks(repeat("0f", "g")))
+    ],
+    "review.git.COMMIT_RE": [(run_of(review_git.COMMIT_RE), attacks(repeat("0f", "g")))],
+    "review.git.REVISION_RE": [
+        (
+            run_of(review_git.REVISION_RE),
+            attacks(repeat("a/", " "), repeat("^{", "\n"), repeat("@~")),
+        )
+    ],
     "output.sarif.HEADING_RE": [(run_of(sarif.HEADING_RE), attacks(repeat("#", " x\n")))],
     "retrieval.rank._INT_RE": [(run_of(rank._INT_RE), attacks(repeat("0"), repeat("0", "1x")))],
     "retrieval.scan.TextScan.stems()": [

@@ -24,8 +24,6 @@ from project_corpus.doctor._config import LintConfig
 from project_corpus.doctor._config import load_config
 from project_corpus.doctor._config import with_max_age
 from project_corpus.doctor._inputs import load_input
-from project_corpus.doctor.baseline import read_baseline
-from project_corpus.doctor.baseline import split
 from project_corpus.doctor.records import Check
 from project_corpus.doctor.records import DoctorView
 from project_corpus.doctor.records import Issue
@@ -75,15 +73,28 @@ def memory_doctor(
     require_corpus(root_path, root)  # CONTEXT_ROOT with the `init` hint, before any config
     lint = narrow(load_config(root_path, config, CHECKS_BY_CODE), CHECKS_BY_CODE, select, ignore)
     lint = with_max_age(lint, max_status_age)
-    earlier = read_baseline(baseline) if baseline is not None else None
+    earlier = _read_baseline(baseline) if baseline is not None else None
     view = gather(
         root_path, lint, check_index or index is not None, index, bundle, candidates, today
     )
     issues, skipped = run_checks(view, CHECKS, lint)
     entries = judge_suppressions(issues, skipped, lint, view.corpus)
+    return _report(view, entries, skipped, fail_on, earlier)
+
+
+def _report(
+    view: DoctorView,
+    entries: list[dict[str, object]],
+    skipped: Sequence[str],
+    fail_on: str,
+    earlier: list[dict[str, object]] | None,
+) -> dict[str, object]:
+    """The report of ENTRIES; with a baseline (EARLIER) only the new ones are `issues`."""
     unchanged: list[dict[str, object]] = []
     absent: list[dict[str, object]] = []
     if earlier is not None:
+        from project_corpus.doctor.baseline import split
+
         entries, unchanged, absent = split(entries, earlier)
     report = build_report(
         view.corpus,
@@ -95,6 +106,13 @@ def memory_doctor(
     if earlier is not None:
         report["baseline"] = {"unchanged": unchanged, "absent": absent}
     return report
+
+
+def _read_baseline(path: str) -> list[dict[str, object]]:
+    # Imported here: a doctor run without --baseline never loads it (nor urllib).
+    from project_corpus.doctor.baseline import read_baseline
+
+    return read_baseline(path)
 
 
 def lint_corpus(

@@ -28,7 +28,6 @@ from __future__ import annotations
 import glob
 import json
 import os
-import re
 import subprocess
 import sys
 import uuid
@@ -51,6 +50,7 @@ from project_corpus.github.views import error_summary
 from project_corpus.github.views import issue_table
 from project_corpus.github.views import prefix_sarif
 from project_corpus.github.views import visible_issues
+from project_corpus.review.git import COMMIT_RE
 
 SUMMARY_LIMIT_BYTES = 1024 * 1024
 
@@ -170,7 +170,6 @@ def step_doctor(ctx: Context) -> int:
 
 
 PULL_REQUEST_EVENTS = ("pull_request", "pull_request_target")
-COMMIT_RE = re.compile(r"^[0-9a-f]{40}(?:[0-9a-f]{24})?$")
 
 
 def review_enabled(ctx: Context) -> bool:
