@@ -92,7 +92,15 @@ TARGETS = {
             "tests/hostile/test_file_system.py",
             "tests/corpus/test_snapshot.py",
         ),
-        ("_Reader", "_read_policy"),
+        ("SourceReader", "_read_policy"),
+    ),
+    "worktree": Target(
+        "corpus/worktree.py",
+        (
+            "tests/corpus/test_confinement.py",
+            "tests/hostile/test_file_system.py",
+            "tests/corpus/test_snapshot.py",
+        ),
     ),
     "required": Target(
         "corpus/required.py",
