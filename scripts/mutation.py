@@ -83,7 +83,7 @@ TARGETS = {
         ),
     ),
     "candidate": Target(
-        "candidate.py", ("tests/test_candidate_guards.py", "tests/test_candidate.py")
+        "corpus/candidate.py", ("tests/test_candidate_guards.py", "tests/test_candidate.py")
     ),
     "snapshot": Target(
         "corpus/snapshot.py",

@@ -13,13 +13,13 @@ from hypothesis import given
 from hypothesis import settings
 from hypothesis import strategies as st
 
-from project_corpus.candidate import KEYS as CANDIDATE_KEYS
-from project_corpus.candidate import PROMOTION
-from project_corpus.candidate import REF_KEYS
-from project_corpus.candidate import candidate_problems
-from project_corpus.candidate import validate_candidate
 from project_corpus.core.errors import ContextError
 from project_corpus.core.schemas import load_schema
+from project_corpus.corpus.candidate import KEYS as CANDIDATE_KEYS
+from project_corpus.corpus.candidate import PROMOTION
+from project_corpus.corpus.candidate import REF_KEYS
+from project_corpus.corpus.candidate import candidate_problems
+from project_corpus.corpus.candidate import validate_candidate
 from project_corpus.corpus.snapshot import collect
 from project_corpus.doctor.candidates import file_issues
 from project_corpus.doctor.candidates import lint_candidates

@@ -10,15 +10,15 @@ from hypothesis import given
 from hypothesis import settings
 from hypothesis import strategies as st
 
-from project_corpus.candidate import KEYS
-from project_corpus.candidate import KINDS
-from project_corpus.candidate import MAX_REFS
-from project_corpus.candidate import Problem
-from project_corpus.candidate import candidate_problems
-from project_corpus.candidate import show
-from project_corpus.candidate import validate_candidate
 from project_corpus.core.errors import ContextError
 from project_corpus.core.records import Corpus
+from project_corpus.corpus.candidate import KEYS
+from project_corpus.corpus.candidate import KINDS
+from project_corpus.corpus.candidate import MAX_REFS
+from project_corpus.corpus.candidate import Problem
+from project_corpus.corpus.candidate import candidate_problems
+from project_corpus.corpus.candidate import show
+from project_corpus.corpus.candidate import validate_candidate
 from project_corpus.corpus.snapshot import collect
 from tests.conftest import MakeCorpus
 from tests.doctor.support import STATUS_PATH

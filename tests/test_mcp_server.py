@@ -426,7 +426,7 @@ def test_in_process_tools_and_internal_errors(
 ) -> None:
     from mcp import Client
 
-    from project_corpus.candidate import validate_candidate
+    from project_corpus.corpus.candidate import validate_candidate
     from project_corpus.corpus.snapshot import collect
     from project_corpus.mcp_server import server as mcp_server
     from project_corpus.mcp_server import tools as mcp_tools
@@ -500,7 +500,7 @@ def test_in_process_handlers_follow_policy_drift(example: Path) -> None:
 def test_stdio_session_matches_cli_and_writes_nothing(
     example: Path, cli: CLI, tmp_path: Path
 ) -> None:
-    from project_corpus.candidate import validate_candidate
+    from project_corpus.corpus.candidate import validate_candidate
     from project_corpus.corpus.snapshot import collect
 
     grant = grant_file(example)

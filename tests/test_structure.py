@@ -18,7 +18,7 @@ PACKAGE = "project_corpus"
 LAYERS = (
     ("core",),
     ("corpus",),
-    ("index", "candidate", "scaffold", "retrieval"),
+    ("index", "scaffold", "retrieval"),
     ("doctor",),
     ("review",),
     ("output", "evaluate"),

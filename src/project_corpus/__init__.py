@@ -27,7 +27,7 @@ _API = {
     "make_receipt": "project_corpus.retrieval.receipt",
     "memory_doctor": "project_corpus.doctor",
     "evaluate_dataset": "project_corpus.evaluate",
-    "validate_candidate": "project_corpus.candidate",
+    "validate_candidate": "project_corpus.corpus.candidate",
 }
 
 __all__ = [
@@ -50,8 +50,8 @@ __all__ = [
 ]
 
 if TYPE_CHECKING:
-    from project_corpus.candidate import validate_candidate
     from project_corpus.core.errors import ContextError
+    from project_corpus.corpus.candidate import validate_candidate
     from project_corpus.corpus.snapshot import collect
     from project_corpus.doctor import memory_doctor
     from project_corpus.evaluate import evaluate_dataset

@@ -28,7 +28,7 @@ from project_corpus.doctor.report import candidate_count
 from project_corpus.doctor.report import lint_report
 
 if TYPE_CHECKING:
-    from project_corpus.candidate import Problem
+    from project_corpus.corpus.candidate import Problem
 
 
 def file_candidates(value: object) -> list[tuple[str, object]]:
@@ -40,7 +40,7 @@ def file_candidates(value: object) -> list[tuple[str, object]]:
 
 def file_issues(loaded: LoadedJSON, corpus: Corpus) -> list[Issue]:
     """Every problem of every candidate in LOADED as an Issue at the candidate file."""
-    from project_corpus.candidate import candidate_problems  # only when there are candidates
+    from project_corpus.corpus.candidate import candidate_problems  # only when there are candidates
 
     issues: list[Issue] = []
     lines: dict[str, int] | None = None
@@ -74,7 +74,7 @@ def _by_code(view: DoctorView, code: str) -> Iterator[Issue]:
 
 @check("CANDIDATE_SCHEMA", "candidate-schema", severity="FAIL", needs="candidates")
 def candidate_schema(view: DoctorView) -> Iterator[Issue]:
-    """Detected by `project_corpus.candidate.candidate_problems`.
+    """Detected by `project_corpus.corpus.candidate.candidate_problems`.
 
     ## Why it matters
     Candidate v1 has exactly the keys `schema_version` ("1"), `candidate_id`, `project_id`,
@@ -89,7 +89,7 @@ def candidate_schema(view: DoctorView) -> Iterator[Issue]:
 
 @check("CANDIDATE_PROJECT", "candidate-project", severity="FAIL", needs="candidates")
 def candidate_project(view: DoctorView) -> Iterator[Issue]:
-    """Detected by `project_corpus.candidate.candidate_problems`.
+    """Detected by `project_corpus.corpus.candidate.candidate_problems`.
 
     ## Why it matters
     A candidate proposes memory for one project; accepting another project's candidate
@@ -104,7 +104,7 @@ def candidate_project(view: DoctorView) -> Iterator[Issue]:
 
 @check("CANDIDATE_ID", "candidate-id", severity="FAIL", needs="candidates")
 def candidate_id(view: DoctorView) -> Iterator[Issue]:
-    """Detected by `project_corpus.candidate.candidate_problems`.
+    """Detected by `project_corpus.corpus.candidate.candidate_problems`.
 
     ## Why it matters
     The ID names the candidate in reviews, receipts and file names.
@@ -117,7 +117,7 @@ def candidate_id(view: DoctorView) -> Iterator[Issue]:
 
 @check("CANDIDATE_KIND", "candidate-kind", severity="FAIL", needs="candidates")
 def candidate_kind(view: DoctorView) -> Iterator[Issue]:
-    """Detected by `project_corpus.candidate.candidate_problems`.
+    """Detected by `project_corpus.corpus.candidate.candidate_problems`.
 
     ## Why it matters
     The kind tells the reviewer what sort of memory is proposed and where it would go.
@@ -131,7 +131,7 @@ def candidate_kind(view: DoctorView) -> Iterator[Issue]:
 
 @check("CANDIDATE_STATEMENT", "candidate-statement", severity="FAIL", needs="candidates")
 def candidate_statement(view: DoctorView) -> Iterator[Issue]:
-    """Detected by `project_corpus.candidate.candidate_problems`.
+    """Detected by `project_corpus.corpus.candidate.candidate_problems`.
 
     ## Why it matters
     The statement is the claim under review; an empty one says nothing and a huge one
@@ -145,7 +145,7 @@ def candidate_statement(view: DoctorView) -> Iterator[Issue]:
 
 @check("CANDIDATE_TIME", "candidate-time", severity="FAIL", needs="candidates")
 def candidate_time(view: DoctorView) -> Iterator[Issue]:
-    """Detected by `project_corpus.candidate.candidate_problems`.
+    """Detected by `project_corpus.corpus.candidate.candidate_problems`.
 
     ## Why it matters
     Reviewers order and expire candidates by this time; `2026-02-30T00:00:00Z` or a local
@@ -159,7 +159,7 @@ def candidate_time(view: DoctorView) -> Iterator[Issue]:
 
 @check("CANDIDATE_EVIDENCE", "candidate-evidence", severity="FAIL", needs="candidates")
 def candidate_evidence(view: DoctorView) -> Iterator[Issue]:
-    """Detected by `project_corpus.candidate.validate_candidate`.
+    """Detected by `project_corpus.corpus.candidate.validate_candidate`.
 
     ## Why it matters
     Evidence must point at the exact current text: a stale SHA-256, a line past the end, a
@@ -180,7 +180,7 @@ def candidate_evidence(view: DoctorView) -> Iterator[Issue]:
 def candidate_without_evidence(view: DoctorView) -> Iterator[Issue]:
     """A candidate has an empty source_refs list: a claim without evidence.
 
-    Detected by `project_corpus.candidate.validate_candidate`.
+    Detected by `project_corpus.corpus.candidate.validate_candidate`.
 
     ## Why it matters
     Memory without evidence cannot be verified by the reviewer or re-checked later. (The

@@ -13,9 +13,9 @@ from collections.abc import Mapping
 from typing import Any
 from typing import NamedTuple
 
-from project_corpus.candidate import validate_candidate_at
 from project_corpus.core.bounds import BOUNDS
 from project_corpus.core.errors import ContextError
+from project_corpus.corpus.candidate import validate_candidate_at
 from project_corpus.doctor import memory_doctor
 from project_corpus.retrieval.entry import BundleRequest
 from project_corpus.retrieval.entry import QueryRequest

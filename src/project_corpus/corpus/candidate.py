@@ -6,6 +6,8 @@ as a `ContextError` (the library contract); `lint_candidates` is the
 `context candidate-validate` linter. Nothing is written and nothing is promoted.
 """
 
+from __future__ import annotations
+
 import os
 from collections.abc import Callable
 from typing import NamedTuple
