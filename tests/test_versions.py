@@ -25,6 +25,7 @@ HOME = SRC / "core" / "versions.py"
         ("receipt", "schema_version", versions.RECEIPT_SCHEMA_VERSION),
         ("candidate", "schema_version", versions.CANDIDATE_SCHEMA_VERSION),
         ("eval-dataset", "schema_version", versions.EVAL_SCHEMA_VERSION),
+        ("review", "schema_version", versions.REVIEW_SCHEMA_VERSION),
         ("build-result", "index_schema_version", versions.INDEX_SCHEMA_VERSION),
         ("doctor-report", "index_schema_version", versions.INDEX_SCHEMA_VERSION),
     ],

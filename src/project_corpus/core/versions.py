@@ -15,6 +15,7 @@ BUNDLE_SCHEMA_VERSION = "1"  # Context Bundle v1
 RECEIPT_SCHEMA_VERSION = "1"  # Receipt v1
 CANDIDATE_SCHEMA_VERSION = "1"  # Candidate v1
 EVAL_SCHEMA_VERSION = "1"  # a CorpusEval v1 dataset
+REVIEW_SCHEMA_VERSION = "1"  # the `context review` report
 
 INDEX_SCHEMA_VERSION = "1"  # the index's tables (INDEX_SCHEMA_MISMATCH when another)
 SKELETON_VERSION = "1"  # the index's document skeleton codec (`corpus/skeleton.py`)

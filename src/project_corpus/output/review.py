@@ -15,7 +15,7 @@ from collections.abc import Sequence
 
 from project_corpus.core.errors import ContextError
 from project_corpus.core.jsonio import pretty
-from project_corpus.core.records import STATUS_PATH
+from project_corpus.corpus.layout import STATUS_PATH
 from project_corpus.output.escape import markdown_cell
 from project_corpus.output.escape import markdown_code
 from project_corpus.output.escape import terminal

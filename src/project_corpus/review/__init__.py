@@ -18,7 +18,9 @@ from typing import NamedTuple
 from project_corpus.core.errors import ContextError
 from project_corpus.core.records import SEVERITIES
 from project_corpus.core.records import Corpus
+from project_corpus.core.versions import REVIEW_SCHEMA_VERSION
 from project_corpus.corpus import fs
+from project_corpus.corpus.layout import CORPUS_DIR
 from project_corpus.corpus.snapshot import collect
 from project_corpus.corpus.snapshot import snapshot_of
 from project_corpus.doctor import lint_corpus
@@ -34,7 +36,6 @@ from project_corpus.review.gittree import GitTree
 
 __all__ = ["memory_review"]
 
-REVIEW_SCHEMA_VERSION = "1"
 # Checks of the working tree's disk, not of a revision: they run on neither side.
 SKIPPED = ("CACHE_NOT_IGNORED",)
 Entry = dict[str, object]
@@ -85,11 +86,11 @@ def memory_review(
 
 def _git_side(root: str, repo: git.Repository, revision: str, commit: str) -> Side:
     entries = git.list_corpus(repo, commit)
-    if ".project-corpus" not in entries:
+    if CORPUS_DIR not in entries:
         where = f"{repo.prefix.rstrip('/')}/" if repo.prefix else "the repository root"
         raise ContextError(
             "REVIEW_NO_CORPUS",
-            f"{revision} ({commit[:12]}) has no .project-corpus/ at {where}",
+            f"{revision} ({commit[:12]}) has no {CORPUS_DIR}/ at {where}",
             hint="review a revision that holds the corpus, or pass the corpus's own ROOT",
         )
     tree = GitTree(root, repo, entries)

@@ -16,6 +16,8 @@ from project_corpus.core.jsonio import parse_json_bytes
 from project_corpus.core.records import Corpus
 from project_corpus.corpus import fs
 from project_corpus.corpus.inputs import MAX_INPUT_BYTES
+from project_corpus.corpus.layout import CANDIDATES_DIR
+from project_corpus.corpus.layout import inside
 from project_corpus.doctor.candidates import file_candidates
 from project_corpus.doctor.candidates import file_issues
 from project_corpus.doctor.records import LoadedJSON
@@ -23,14 +25,13 @@ from project_corpus.review.gittree import GitTree
 from project_corpus.review.gittree import entry_kind
 from project_corpus.review.lines import modified_lines
 
-CANDIDATES_DIR = ".project-corpus/candidates"
 # path -> the file's bytes, or why it cannot be read (a link, a size over the limit)
 Files = dict[str, bytes | str]
 Change = dict[str, object]
 
 
 def _is_candidate(path: str) -> bool:
-    rest = path.removeprefix(CANDIDATES_DIR + "/")
+    rest = path.removeprefix(inside(CANDIDATES_DIR))
     return rest != path and "/" not in rest and rest.endswith(".json")
 
 

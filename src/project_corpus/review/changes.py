@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from project_corpus.core.records import STATUS_PATH
 from project_corpus.core.records import Corpus
 from project_corpus.core.records import Document
 from project_corpus.core.records import Policy
 from project_corpus.core.records import Source
+from project_corpus.corpus.layout import STATUS_PATH
 from project_corpus.corpus.policy import TABLE_KEYS
 from project_corpus.corpus.policy import policy_line
 from project_corpus.corpus.protocol import STATUS_KEYS

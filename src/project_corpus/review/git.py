@@ -21,6 +21,7 @@ from collections.abc import Sequence
 from typing import NamedTuple
 
 from project_corpus.core.errors import ContextError
+from project_corpus.corpus.layout import CORPUS_DIR
 
 # A revision as people write them: names, hex, `~N`, `^N`, `^{commit}`, `@{N}`; no leading
 # `-` (an option), no `..` (a range), no `:` (a path), no wildcard or whitespace.
@@ -29,6 +30,7 @@ REVISION_RE = re.compile(r"^[A-Za-z0-9_@][A-Za-z0-9_./@{}^~+-]{0,199}$")
 COMMIT_RE = re.compile(r"^[0-9a-f]{40}(?:[0-9a-f]{24})?$")
 # Listing the corpus folder of a revision stops past this many bytes (CONTEXT_LIMIT).
 MAX_LISTING_BYTES = 32 * 1024 * 1024
+AGENTS_PATH = "AGENTS.md"
 REPOSITORY_VARIABLES = (
     "GIT_DIR",
     "GIT_WORK_TREE",
@@ -146,7 +148,7 @@ def list_corpus(repo: Repository, commit: str) -> dict[str, TreeEntry]:
     """{path relative to ROOT: entry} of AGENTS.md and everything under .project-corpus/ in
     COMMIT (trees included). Paths are decoded with `surrogateescape` (a name that is not
     UTF-8 keeps its bytes, so `fs.display_name` can tell it)."""
-    pathspecs = [f"{repo.prefix}AGENTS.md", f"{repo.prefix}.project-corpus"]
+    pathspecs = [f"{repo.prefix}{AGENTS_PATH}", f"{repo.prefix}{CORPUS_DIR}"]
     args = ["ls-tree", "-r", "-t", "-l", "-z", "--full-tree", commit, "--", *pathspecs]
     out = _bounded_output(repo.top, args, MAX_LISTING_BYTES)
     entries: dict[str, TreeEntry] = {}

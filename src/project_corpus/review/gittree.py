@@ -9,15 +9,18 @@ from the listing, so a source over the limit is refused before any byte of it is
 
 from __future__ import annotations
 
+import stat
 from collections.abc import Iterator
 
 from project_corpus.core.errors import ContextError
 from project_corpus.core.records import Finding
 from project_corpus.corpus import fs
-from project_corpus.corpus.layout import MAX_VIEW_BYTES
+from project_corpus.corpus.layout import GENERATED_DIR
+from project_corpus.corpus.layout import inside
 from project_corpus.corpus.policy import in_scope
 from project_corpus.corpus.policy import may_hold
 from project_corpus.corpus.protocol import check_generated
+from project_corpus.corpus.required import MAX_VIEW_BYTES
 from project_corpus.corpus.tree import Limits
 from project_corpus.corpus.tree import Problem
 from project_corpus.corpus.tree import RawFile
@@ -25,8 +28,13 @@ from project_corpus.review.git import Repository
 from project_corpus.review.git import TreeEntry
 from project_corpus.review.git import read_blobs
 
-GENERATED_DIR = ".project-corpus/generated"
-KINDS = {"040000": "dir", "120000": "link", "160000": "special"}
+# git writes an entry's mode as its file type bits in octal: a tree is S_IFDIR (040000), a
+# symbolic link S_IFLNK (120000), a submodule ("gitlink") both (160000).
+KINDS = {
+    f"{stat.S_IFDIR:06o}": "dir",
+    f"{stat.S_IFLNK:06o}": "link",
+    f"{stat.S_IFDIR | stat.S_IFLNK:06o}": "special",
+}
 NEVER_FOLLOWED = {"link": "a symbolic link", "special": "a submodule"}
 
 
@@ -63,8 +71,8 @@ class GitTree:
 
     def below(self, rel_dir: str) -> list[tuple[str, TreeEntry]]:
         """The entries below REL_DIR, in path order."""
-        inside = rel_dir + "/"
-        return sorted((p, e) for p, e in self.entries.items() if p.startswith(inside))
+        prefix = inside(rel_dir)
+        return sorted((p, e) for p, e in self.entries.items() if p.startswith(prefix))
 
     def sources(
         self, rel_dir: str, scopes: tuple[str, ...], limits: Limits
