@@ -663,7 +663,7 @@ def test_review_writes_the_summary_and_annotates_only_new_findings(
     assert step.outputs["new-findings"] == "1"
     warnings = [line for line in step.emitted.splitlines() if line.startswith("::warning")]
     assert warnings == [
-        f"::warning file={NEW_NOTE},line=8,title=VOLATILE_WITHOUT_FRESHNESS::"
+        f"::warning file={NEW_NOTE},line=8,col=15,title=VOLATILE_WITHOUT_FRESHNESS::"
         "A Task, Report or History item states a volatile claim without a freshness label: "
         "volatile term 'live' without a date label or Freshness-Requirement."
     ]

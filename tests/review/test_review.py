@@ -141,7 +141,7 @@ def test_github_format_annotates_only_the_new_finding(scenario: Scenario) -> Non
     text = render_review(memory_review(scenario.repo, "main"), "github")
     annotations = [line for line in text.splitlines() if line.startswith("::warning")]
     assert annotations == [
-        f"::warning file={NOTES},line=8,title=VOLATILE_WITHOUT_FRESHNESS::"
+        f"::warning file={NOTES},line=8,col=15,title=VOLATILE_WITHOUT_FRESHNESS::"
         "A Task, Report or History item states a volatile claim without a freshness label: "
         "volatile term 'live' without a date label or Freshness-Requirement."
     ]

@@ -284,6 +284,19 @@ HINTS: dict[str, str] = {
     "TRUST_DENIED": f"`project-corpus trust show {ROOT_MARK}` lists what is effective and why",
     "MCP_UNAVAILABLE": MCP_INSTALL_HINT,
     "MCP_ARGUMENTS": "call the tool with exactly the keys of its input schema",
+    "REVIEW_NOT_GIT": "run it inside a git clone of the project (`git rev-parse --show-toplevel`)",
+    "REVIEW_REVISION": (
+        "name a commit, branch or tag the clone has (`git log --oneline`); a shallow clone "
+        "needs `git fetch --deepen` or `fetch-depth: 0` for older commits"
+    ),
+    "REVIEW_NO_CORPUS": (
+        "the base predates the corpus: review from the commit that added .project-corpus/"
+    ),
+    "REVIEW_GIT": "check that `git` runs here and the repository is not damaged (`git fsck`)",
+    "BASELINE_INVALID": (
+        f"pass a report written by `project-corpus context doctor {ROOT_MARK} --format json` "
+        "(or sarif)"
+    ),
 }
 
 

@@ -20,6 +20,7 @@ from project_corpus.core.records import SEVERITIES
 from project_corpus.core.records import Corpus
 from project_corpus.core.versions import REVIEW_SCHEMA_VERSION
 from project_corpus.corpus import fs
+from project_corpus.corpus import required
 from project_corpus.corpus.layout import CORPUS_DIR
 from project_corpus.corpus.snapshot import collect
 from project_corpus.corpus.snapshot import snapshot_of
@@ -78,7 +79,7 @@ def memory_review(
     if head is not None and head_commit is not None:
         new = _git_side(root_path, repo, head, head_commit)
     else:
-        fs.require_corpus(root_path, root)
+        required.require_corpus(root_path, root)
         corpus = collect(root_path, strict=False)
         new = Side(None, None, corpus, worktree_candidates(root_path))
     return compare(old, new, fail_on=fail_on, config=config)
