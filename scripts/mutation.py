@@ -167,18 +167,9 @@ EQUIVALENT: dict[tuple[str, str, str], str] = {
     ("required", "generated_views", "`2048` → 2047"): "the marker is 22 ASCII characters: "
     "within the first 512 characters it ends by byte 1982 (490 four-byte characters before "
     "it), so every slice of 1982 bytes or more finds it or misses it alike",
-    ("index", "previous_skeletons", "`False` flipped"): "it keeps only the skeletons: loading "
-    "every item row as well (with_items=True) costs time, not a different answer; every row is "
-    "type-checked by check_schema either way",
-    ("index", "load_verified", "`False` flipped"): "the first open keeps the sources and "
-    "skeletons only (verify_index reads no item): loading every item row as well costs time, "
-    "not a different answer; check_schema has type-checked every row either way",
-    ("index", "load_verified", "`False` flipped #2"): "this second open runs only when the "
-    "first one failed, to raise that error again: reading every item row as well raises no "
-    "other error, check_schema has type-checked every row already",
-    ("index", "_item_rows", "`True` flipped"): "zip's strict=True only asserts that "
-    "span_columns and span_texts, both read off the same spans, have one entry per span: "
-    "no input makes them differ",
+    ("index", "load_verified", "`False` flipped"): "the open keeps the sources only "
+    "(verify_index reads no item): loading every item row as well costs time, not a different "
+    "answer; check_schema has type-checked every row either way",
     ("policy", "may_hold", "`3` → 2"): "the scope ends with `/**`, so scope[:-2] is "
     "scope[:-3] and a `/`: one holds a `*` exactly when the other does",
     ("grant_file", "write_atomic", "`handle.flush()` deleted"): "closing the file at the end "

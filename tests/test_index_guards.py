@@ -385,15 +385,43 @@ def test_an_io_error_while_reading_the_index_is_index_path(
     assert error.__suppress_context__
 
 
-def test_skeletons_are_loaded_only_when_asked_for(make_corpus: MakeCorpus) -> None:
-    """Staleness checks and the doctor open the index without them (they are most of its
-    bytes); a rebuild asks for them and gets one per source."""
+# The `sources` table as the versions that stored document skeletons wrote it (#26).
+SKELETON_SOURCES = (
+    "CREATE TABLE sources (path TEXT PRIMARY KEY, sha256 TEXT NOT NULL, size INTEGER NOT NULL,"
+    " source_type TEXT NOT NULL, authority_class TEXT NOT NULL, temporal_status TEXT NOT NULL,"
+    " timestamp TEXT, line_count INTEGER NOT NULL, project_id TEXT NOT NULL,"
+    " skeleton BLOB NOT NULL) WITHOUT ROWID"
+)
+
+
+def with_skeleton_column(root: Path) -> None:
+    """Turn ROOT's index into one written by a version that stored skeletons."""
+    conn = sqlite3.connect(root / INDEX)
+    try:
+        conn.execute("ALTER TABLE sources RENAME TO new_sources")
+        conn.execute(SKELETON_SOURCES)
+        conn.execute("INSERT INTO sources SELECT *, x'0500000001000000' FROM new_sources")
+        conn.execute("DROP TABLE new_sources")
+        conn.execute("INSERT INTO meta VALUES ('skeleton_version', '1')")
+        conn.commit()
+    finally:
+        conn.close()
+
+
+def test_an_index_that_stores_skeletons_is_one_to_rebuild(
+    make_corpus: MakeCorpus, cli: object
+) -> None:
+    """An index of the versions that stored skeletons: query says rebuild (exit 2), never
+    reads a skeleton, and a build replaces it."""
     root = built(make_corpus)
-    assert open_index(root).skeletons == {}
-    assert open_index(root, with_items=False).skeletons == {}
-    stored = open_index(root, with_items=False, with_skeletons=True)
-    assert sorted(stored.skeletons) == sorted(stored.sources)
-    assert index_module.previous_skeletons(root) == stored.skeletons
+    with_skeleton_column(root)
+    error = refused(load_verified, root)
+    assert error.code == "INDEX_SCHEMA_MISMATCH"
+    assert "earlier version" in error.detail
+    assert error.hint == "rebuild with `project-corpus context build ROOT`"
+    assert cli("context", "query", root, "cache").code == 2  # type: ignore[operator]
+    assert cli("context", "build", root).code == 0  # type: ignore[operator]
+    load_verified(root)
 
 
 def test_the_expected_schema_is_what_sqlite_stores_for_the_tables(make_corpus: MakeCorpus) -> None:
@@ -407,4 +435,4 @@ def test_the_expected_schema_is_what_sqlite_stores_for_the_tables(make_corpus: M
     finally:
         conn.close()
     assert rows == index_schema.EXPECTED_SCHEMA
-    assert index_schema.without_skeletons() != index_schema.EXPECTED_SCHEMA
+    assert index_schema.with_skeletons() != index_schema.EXPECTED_SCHEMA

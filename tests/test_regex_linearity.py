@@ -140,7 +140,6 @@ PATTERNS: dict[str, list[tuple[Run, tuple[Make, ...]]]] = {
             run_of(markdown.HEADING_RE),
             attacks(repeat(" ", "#x#", "## a"), repeat("# "), repeat("#", " x")),
         ),
-        (markdown.title_span, attacks(repeat(" ", "#x#", "## a"), repeat(" #", "", "## a"))),
     ],
     "corpus.markdown.FENCE_RE": [(run_of(markdown.FENCE_RE), attacks(repeat("`"), repeat("~")))],
     "corpus.markdown.LIST_RE": [(run_of(markdown.LIST_RE), attacks(repeat("1."), repeat("- ")))],

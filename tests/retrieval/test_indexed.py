@@ -1,9 +1,9 @@
-"""Query, bundle and eval read the index's skeletons instead of parsing unchanged sources; the
-MCP server parses everything in memory. Both paths give the same corpus and results."""
+"""Query, bundle and eval check the index for staleness, then parse every source from the
+bytes just read, as the MCP server does in memory: both paths give the same corpus and
+results, whatever the index holds (#26)."""
 
 from __future__ import annotations
 
-import sqlite3
 import tempfile
 from pathlib import Path
 
@@ -14,12 +14,10 @@ from hypothesis import strategies as st
 
 from project_corpus.core.errors import ContextError
 from project_corpus.core.records import Corpus
-from project_corpus.corpus import fs
 from project_corpus.corpus import snapshot
 from project_corpus.corpus.snapshot import collect
 from project_corpus.index.store import build_index
 from project_corpus.index.store import load_verified
-from project_corpus.index.store import open_index
 from project_corpus.retrieval.bundle import compile_bundle
 from project_corpus.retrieval.rank import query_corpus
 from tests.conftest import BASE_FILES
@@ -45,10 +43,6 @@ def same_results(fresh: Corpus, indexed: Corpus) -> None:
         assert bundles[0] == bundles[1]
 
 
-def stored_skeletons(root: Path) -> int:
-    return len(open_index(fs.resolve_root(root), with_items=False, with_skeletons=True).skeletons)
-
-
 @settings(max_examples=40, deadline=None)
 @given(
     st.lists(
@@ -72,11 +66,10 @@ def test_index_path_and_in_memory_path_give_the_same_results(
             files[f".project-corpus/history/gen-{n:03d}.md"] = f"# H {word}\n{body}\n"
         write_files(root, files)
         build_index(collect(root))
-        assert stored_skeletons(root) == len(collect(root).sources)
         same_results(collect(root), load_verified(root))
 
 
-def test_changed_sources_are_stale_whatever_their_skeleton(make_corpus: MakeCorpus) -> None:
+def test_a_changed_source_is_stale(make_corpus: MakeCorpus) -> None:
     root = make_corpus()
     build_index(collect(root))
     write_files(root, {".project-corpus/reports/bench-path.md": "# Changed\nnew text\n"})
@@ -85,81 +78,34 @@ def test_changed_sources_are_stale_whatever_their_skeleton(make_corpus: MakeCorp
     assert caught.value.code == "INDEX_STALE"
 
 
-def test_unchanged_sources_are_not_parsed_again(
+def test_every_source_is_parsed_from_the_bytes_just_read(
     make_corpus: MakeCorpus, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """No document comes from the index: each scoped source is parsed once per command."""
     root = make_corpus()
     build_index(collect(root))
     parsed: list[str] = []
     real = snapshot.parse_document
     monkeypatch.setattr(snapshot, "parse_document", lambda text: parsed.append(text) or real(text))
-    load_verified(root)
-    assert parsed == []
-    write_files(root, {".project-corpus/reports/bench-path.md": "# Changed\nnew text\n"})
-    with pytest.raises(ContextError, match="bench-path"):
-        load_verified(root)
-    assert parsed == ["# Changed\nnew text\n"]
+    corpus = load_verified(root)
+    assert len(parsed) == len(corpus.sources) > 0
 
 
-def _edit_index(root: Path, *statements: str) -> None:
-    path = root / ".project-corpus" / "cache" / "context.sqlite3"
-    conn = sqlite3.connect(path)
-    for statement in statements:
-        conn.execute(statement)
-    conn.commit()
-    conn.close()
-
-
-def test_damaged_skeletons_are_parsed_instead(make_corpus: MakeCorpus) -> None:
+def test_a_build_over_an_unreadable_index_replaces_it(make_corpus: MakeCorpus, cli: object) -> None:
     root = make_corpus()
-    build_index(collect(root))
-    _edit_index(
-        root,
-        "UPDATE sources SET skeleton = substr(skeleton, 1, length(skeleton) - 4)"
-        " WHERE path LIKE '%/reports/%'",
-        "UPDATE sources SET skeleton = x'05000000ffffff7f' WHERE path LIKE '%/history/%'",
-    )
+    write_files(root, {".project-corpus/cache/context.sqlite3": b"garbage" * 100})
+    assert cli("context", "build", root).code == 0  # type: ignore[operator]
     same_results(collect(root), load_verified(root))
 
 
-def test_skeletons_of_another_tool_version_are_not_used(make_corpus: MakeCorpus) -> None:
-    root = make_corpus()
-    build_index(collect(root))
-    _edit_index(root, "UPDATE meta SET value = '0.0.1' WHERE key = 'tool_version'")
-    assert stored_skeletons(root) == 0
-    same_results(collect(root), load_verified(root))
-
-
-def test_an_index_without_skeletons_still_serves_queries(make_corpus: MakeCorpus) -> None:
-    root = make_corpus()
-    build_index(collect(root))
-    _edit_index(root, "ALTER TABLE sources DROP COLUMN skeleton")
-    assert stored_skeletons(root) == 0
-    same_results(collect(root), load_verified(root))
-
-
-def test_a_rebuild_parses_only_the_changed_sources_and_writes_the_same_index(
-    make_corpus: MakeCorpus, cli: object, monkeypatch: pytest.MonkeyPatch
+def test_a_rebuild_writes_the_same_index_as_a_first_build(
+    make_corpus: MakeCorpus, cli: object
 ) -> None:
     changed = {".project-corpus/reports/bench-path.md": "# Changed\nnew text\n"}
     root, fresh = make_corpus(name="incremental"), make_corpus(changed, name="fresh")
     index = Path(".project-corpus/cache/context.sqlite3")
     assert cli("context", "build", root).code == 0  # type: ignore[operator]
     write_files(root, changed)
-    parsed: list[str] = []
-    real = snapshot.parse_document
-    monkeypatch.setattr(snapshot, "parse_document", lambda text: parsed.append(text) or real(text))
     assert cli("context", "build", root).code == 0  # type: ignore[operator]
-    assert parsed == ["# Changed\nnew text\n"]
-    monkeypatch.setattr(snapshot, "parse_document", real)
     assert cli("context", "build", fresh).code == 0  # type: ignore[operator]
     assert (root / index).read_bytes() == (fresh / index).read_bytes()
-
-
-def test_a_build_over_an_unreadable_index_parses_everything(
-    make_corpus: MakeCorpus, cli: object
-) -> None:
-    root = make_corpus()
-    write_files(root, {".project-corpus/cache/context.sqlite3": b"garbage" * 100})
-    assert cli("context", "build", root).code == 0  # type: ignore[operator]
-    same_results(collect(root), load_verified(root))

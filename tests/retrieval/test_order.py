@@ -7,7 +7,7 @@ import math
 from pathlib import Path
 
 from project_corpus.corpus.markdown import parse_document
-from project_corpus.corpus.skeleton import span_columns
+from project_corpus.corpus.markdown import span_columns
 from project_corpus.corpus.snapshot import collect
 from project_corpus.retrieval.bundle import bundle_and_search
 from project_corpus.retrieval.bundle import bundle_ask

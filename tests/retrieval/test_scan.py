@@ -13,8 +13,6 @@ from project_corpus.core.records import Document
 from project_corpus.core.records import Source
 from project_corpus.corpus.items import LazyItems
 from project_corpus.corpus.markdown import parse_document
-from project_corpus.corpus.skeleton import rebuild
-from project_corpus.corpus.skeleton import skeleton_of
 from project_corpus.retrieval import text as textmod
 from project_corpus.retrieval.lists import list_contexts
 from project_corpus.retrieval.scan import TextScan
@@ -104,15 +102,9 @@ def scanned(items: LazyItems, prefix: str) -> dict[str, set[int]]:
 
 
 def check(texts: list[str]) -> None:
-    parsed = [_source(n, parse_document(text)) for n, text in enumerate(texts)]
-    rebuilt = [
-        _source(n, rebuild(text, skeleton_of(source.doc)))
-        for n, (text, source) in enumerate(zip(texts, parsed, strict=True))
-    ]
-    for sources in (parsed, rebuilt):
-        items = LazyItems(sources)
-        for prefix in PREFIXES:
-            assert scanned(items, prefix) == naive(items, prefix), prefix
+    items = LazyItems([_source(n, parse_document(text)) for n, text in enumerate(texts)])
+    for prefix in PREFIXES:
+        assert scanned(items, prefix) == naive(items, prefix), prefix
 
 
 @settings(max_examples=150, deadline=None)
@@ -164,9 +156,7 @@ def test_a_phrase_check_stems_only_what_could_be_a_query_stem(
 
 def test_prefetched_items_are_the_items_made_one_at_a_time() -> None:
     texts = [f"# T{n}\n\nKey: v\n\n## S\n\n- cache {n}\n- latency\n\ntext {n}\n" for n in range(4)]
-    docs = [parse_document(text) for text in texts]
-    rebuilt = [rebuild(text, skeleton_of(doc)) for text, doc in zip(texts, docs, strict=True)]
-    sources = [_source(n, doc) for n, doc in enumerate([docs[0], rebuilt[1], docs[2], rebuilt[3]])]
+    sources = [_source(n, parse_document(text)) for n, text in enumerate(texts)]
     one_by_one = LazyItems(sources)
     expected = [one_by_one[index] for index in range(len(one_by_one))]
     batched = LazyItems(sources)

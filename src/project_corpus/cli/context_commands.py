@@ -26,12 +26,11 @@ def build(root: str, index: str | None, fmt: str) -> int:
     from project_corpus.corpus.snapshot import collect
     from project_corpus.index.store import build_index
     from project_corpus.index.store import prepare_index_path
-    from project_corpus.index.store import previous_skeletons
 
     root_path = fs.resolve_root(root)
     require_corpus(root_path, root)
     prepare_index_path(root_path, index)
-    corpus = collect(root_path, skeletons=previous_skeletons(root_path, index))
+    corpus = collect(root_path)
     emit_result(build_index(corpus, index), fmt, "build")
     return EXIT_OK
 

@@ -6,7 +6,6 @@ Everything here is immutable data. Behaviour lives in module-level functions els
 """
 
 import re
-from collections.abc import Sequence
 from typing import NamedTuple
 
 from project_corpus.core.digest import sha256_hex
@@ -61,7 +60,7 @@ class Document(NamedTuple):
     meta: tuple[MetaLine, ...]
     headings: tuple[Heading, ...]
     fences: tuple[tuple[int, int], ...]
-    spans: Sequence[Span]  # a tuple, or a rebuilt document's lazy `SkeletonSpans`
+    spans: tuple[Span, ...]
     nonblank_lines: int
 
     def meta_value(self, key: str) -> str | None:

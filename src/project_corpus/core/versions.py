@@ -1,8 +1,8 @@
 """Every format version the tool writes or accepts, in one table (docs/architecture.md).
 
 A JSON document's `schema_version` is the version of its shipped JSON Schema (a test holds
-each schema's `const` to its constant here); the index's versions say which tables and
-skeleton codec a stored index was written with; `PROTOCOL_VERSION` is the Project Corpus
+each schema's `const` to its constant here); `INDEX_SCHEMA_VERSION` says which tables a
+stored index was written with; `PROTOCOL_VERSION` is the Project Corpus
 Protocol a corpus, a policy and a trust grant declare. Nothing here imports anything.
 """
 
@@ -18,5 +18,4 @@ EVAL_SCHEMA_VERSION = "1"  # a CorpusEval v1 dataset
 REVIEW_SCHEMA_VERSION = "1"  # the `context review` report
 
 INDEX_SCHEMA_VERSION = "1"  # the index's tables (INDEX_SCHEMA_MISMATCH when another)
-SKELETON_VERSION = "1"  # the index's document skeleton codec (`corpus/skeleton.py`)
 GRANT_VERSION = "1"  # a trust grant file (`mcp_server/grant_file.py`)

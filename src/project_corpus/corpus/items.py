@@ -36,9 +36,8 @@ class LazyItems:
     """The items of some sources in order, each made when first asked for.
 
     A query over a maximum corpus ranks 40,000 items and returns a hundred: it reads a few
-    spans (`span`) and makes `Item`s only for its results; a rebuilt document's spans are
-    made only when read. `bases[k]` is the index of the first item of `sources[k]`. Owns its
-    memo of made items.
+    spans (`span`) and makes `Item`s only for its results. `bases[k]` is the index of the
+    first item of `sources[k]`. Owns its memo of made items.
     """
 
     def __init__(self, sources: Iterable[Source]) -> None:

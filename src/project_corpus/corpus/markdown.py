@@ -157,23 +157,6 @@ def _without_closing_sequence(raw: str) -> str:
     return title
 
 
-def _title_span(match: re.Match[str]) -> tuple[int, int]:
-    """Where the title of a HEADING_RE match lies in its line: after the hashes, without an
-    optional closing sequence of hashes and the spaces around it."""
-    raw = match.group(2)
-    if raw is None:
-        return match.end(), match.end()
-    title = _without_closing_sequence(raw)
-    start = match.start(2) + len(title) - len(title.lstrip())
-    return start, start + len(title.strip())
-
-
-def title_span(line: str) -> tuple[int, int]:
-    """Where the title of LINE, an ATX heading, lies in it (for a layout: no text)."""
-    match = HEADING_RE.match(line)
-    return _title_span(match) if match else (0, 0)
-
-
 def _metadata(
     lines: tuple[str, ...], sig: str, headings: tuple[Heading, ...], fence_starts: list[int]
 ) -> tuple[MetaLine, ...]:
@@ -302,6 +285,19 @@ def section_paths(headings: tuple[Heading, ...]) -> list[tuple[Heading, str]]:
             stack = [h for h in stack if h.level < heading.level] + [heading]
             result.append((heading, " > ".join(h.title for h in stack)))
     return result
+
+
+def section_path_map(doc: Document) -> dict[int, str]:
+    """{line of each heading of level 2 or deeper: the section path it opens}."""
+    return {heading.line: path for heading, path in section_paths(doc.headings)}
+
+
+SpanColumns = tuple[list[int], list[int], list[int]]
+
+
+def span_columns(spans: tuple[Span, ...]) -> SpanColumns:
+    """(first lines, last lines, section lines) of SPANS."""
+    return [s[1] for s in spans], [s[2] for s in spans], [s[4] for s in spans]
 
 
 def _long_block(lines: tuple[str, ...], span: Span) -> list[Span]:

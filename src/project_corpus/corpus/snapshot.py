@@ -12,7 +12,6 @@ import contextlib
 import gc
 import os
 from collections.abc import Iterator
-from typing import TYPE_CHECKING
 from typing import NamedTuple
 
 from project_corpus.core.digest import sha256_hex
@@ -47,9 +46,6 @@ from project_corpus.corpus.tree import Problem
 from project_corpus.corpus.tree import Tree
 from project_corpus.corpus.worktree import WorkTree
 
-if TYPE_CHECKING:
-    from project_corpus.corpus.skeleton import Skeletons
-
 MAX_SOURCE_BYTES = 8 * 1024 * 1024
 MAX_SOURCES = 2048
 MAX_TOTAL_BYTES = 64 * 1024 * 1024
@@ -68,8 +64,8 @@ class SourceReader:
     """Parses the bytes a `Tree` yields under the limits; collects problems in the doctor's
     mode (raises them in strict mode)."""
 
-    def __init__(self, strict: bool, skeletons: Skeletons) -> None:
-        self.strict, self.skeletons = strict, skeletons
+    def __init__(self, strict: bool) -> None:
+        self.strict = strict
         self.findings: list[Finding] = []
         self.sources: list[RawSource] = []
         self.total_bytes = 0
@@ -111,26 +107,13 @@ class SourceReader:
             self.problem(code, path, f"not UTF-8 at byte {exc.start}")
             return
         sha = sha256_hex(data)
-        doc = _document(text, sha, self.skeletons.get(path))
+        doc = parse_document(text)
         self.nonblank += doc.nonblank_lines
         if self.nonblank > MAX_NONBLANK_LINES:
             raise ContextError(
                 "CONTEXT_LIMIT", f"nonblank_lines: more than {MAX_NONBLANK_LINES} non-blank lines"
             )
         self.sources.append(RawSource(path, sha, len(data), source_type, doc))
-
-
-def _document(text: str, sha: str, known: tuple[str, bytes] | None) -> Document:
-    """The document of TEXT: rebuilt from its stored skeleton when KNOWN is for this SHA."""
-    if known and known[0] == sha:
-        # Imported here: the doctor, which reads no index, never loads it (nor `array`).
-        from project_corpus.corpus.skeleton import rebuild
-
-        try:
-            return rebuild(text, known[1])
-        except (ValueError, IndexError, KeyError):  # a damaged skeleton: parse instead
-            pass
-    return parse_document(text)
 
 
 @contextlib.contextmanager
@@ -149,34 +132,31 @@ def paused_gc() -> Iterator[None]:
             gc.enable()
 
 
-def collect(
-    root: str | os.PathLike[str], *, strict: bool = True, skeletons: Skeletons | None = None
-) -> Corpus:
+def collect(root: str | os.PathLike[str], *, strict: bool = True) -> Corpus:
     """Read the scoped snapshot of ROOT.
 
     strict (every context command but doctor): a conformance problem raises
     PROTOCOL_NONCONFORMANT, a link SOURCE_LINK, bad UTF-8 SOURCE_ENCODING. Not strict (the
-    doctor): those problems are returned as `Corpus.findings` and reading goes on.
-    SKELETONS ({path: (sha256, skeleton)}, from the index) spare parsing the sources whose
-    fresh hash is the stored one: their documents are rebuilt from the skeleton.
+    doctor): those problems are returned as `Corpus.findings` and reading goes on. Every
+    source is parsed from the bytes just read: nothing stored (the index) shapes a document.
     """
     with paused_gc():
-        return _collect(root, strict, skeletons or {})
+        return _collect(root, strict)
 
 
-def _collect(root: str | os.PathLike[str], strict: bool, skeletons: Skeletons) -> Corpus:
+def _collect(root: str | os.PathLike[str], strict: bool) -> Corpus:
     root_path = fs.resolve_root(root)
     if strict:  # the doctor and `new` ask for it themselves, before their configuration
         required.require_corpus(root_path, root)
-    return snapshot_of(WorkTree(root_path), strict=strict, skeletons=skeletons)
+    return snapshot_of(WorkTree(root_path), strict=strict)
 
 
-def snapshot_of(tree: Tree, *, strict: bool, skeletons: Skeletons | None = None) -> Corpus:
+def snapshot_of(tree: Tree, *, strict: bool) -> Corpus:
     """The scoped snapshot of TREE (the working tree, or a git revision), as `collect`."""
     findings, warnings = required.required_paths(tree.kind)
     policy, policy_findings = _read_policy(tree, findings)
     findings.extend(policy_findings)
-    reader = SourceReader(strict, skeletons or {})
+    reader = SourceReader(strict)
     for rel_dir, source_type in SOURCE_ROOTS.items():
         if tree.kind(rel_dir) == "dir":
             reader.read(tree, rel_dir, source_type, policy.read)

@@ -3,22 +3,22 @@ holds exactly those tables (docs/architecture.md).
 
 A stored index is hostile input: a view in place of a table (`WITH RECURSIVE` without end),
 a trigger or any other object, or a value of another type than its column's, makes it
-`INDEX_CORRUPT` before any row is read.
+`INDEX_CORRUPT` before any row is read. Nothing read back from an index shapes an answer
+but the sources' paths and hashes (staleness) and the project ID: every document is parsed
+from its freshly read bytes (docs/decisions.md, "no skeletons in the index").
 """
 
 import sqlite3
 from functools import cache
 from typing import NamedTuple
 
-from project_corpus.corpus.skeleton import Skeletons
+from project_corpus.core.errors import ContextError
 
 SCHEMA = (
     "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID",
     "CREATE TABLE sources (path TEXT PRIMARY KEY, sha256 TEXT NOT NULL, size INTEGER NOT NULL,"
     " source_type TEXT NOT NULL, authority_class TEXT NOT NULL, temporal_status TEXT NOT NULL,"
-    " timestamp TEXT, line_count INTEGER NOT NULL, project_id TEXT NOT NULL,"
-    # `corpus.skeleton`: where items, headings and fences lie (line numbers, no text).
-    " skeleton BLOB NOT NULL) WITHOUT ROWID",
+    " timestamp TEXT, line_count INTEGER NOT NULL, project_id TEXT NOT NULL) WITHOUT ROWID",
     # Rows are inserted in (source path, line) order; rowid order is provenance order.
     "CREATE TABLE items (item_id TEXT NOT NULL, source_path TEXT NOT NULL,"
     " line_start INTEGER NOT NULL, line_end INTEGER NOT NULL, section_line INTEGER NOT NULL)",
@@ -36,7 +36,6 @@ COLUMN_TYPES = {
         **dict.fromkeys(("temporal_status", "project_id"), "text"),
         **dict.fromkeys(("size", "line_count"), "integer"),
         "timestamp": "text', 'null",  # NULL when the source has no date
-        "skeleton": "blob",
     },
     "items": {
         **dict.fromkeys(("item_id", "source_path"), "text"),
@@ -49,16 +48,21 @@ COLUMN_TYPES = {
 Schema = frozenset[tuple[str, str, str, str]]
 
 
-def _expected_schema(*changes: str) -> Schema:
-    """The `sqlite_master` rows SQLite gives for SCHEMA after CHANGES (a test checks that
-    `EXPECTED_SCHEMA` is this without changes)."""
+def _schema_of(statements: tuple[str, ...]) -> Schema:
+    """The `sqlite_master` rows SQLite gives for STATEMENTS."""
     conn = sqlite3.connect(":memory:")
     try:
-        for statement in (*SCHEMA, *changes):
+        for statement in statements:
             conn.execute(statement)
         return frozenset(conn.execute("SELECT type, name, tbl_name, sql FROM sqlite_master"))
     finally:
         conn.close()
+
+
+def _expected_schema() -> Schema:
+    """The `sqlite_master` rows SQLite gives for SCHEMA (a test checks that `EXPECTED_SCHEMA`
+    is this)."""
+    return _schema_of(SCHEMA)
 
 
 # SQLite keeps a CREATE TABLE statement's text as it was given: the rows are known without
@@ -71,23 +75,30 @@ EXPECTED_SCHEMA: Schema = frozenset(
 
 
 @cache
-def without_skeletons() -> Schema:
-    """The same schema version before skeletons were stored: still served, sources parsed
-    (made only when an index does not match `EXPECTED_SCHEMA`)."""
-    return _expected_schema("ALTER TABLE sources DROP COLUMN skeleton")
+def with_skeletons() -> Schema:
+    """The tables of an index written by a version that stored each document's skeleton in
+    a `sources.skeleton` column under the same schema version (made only when an index does
+    not match `EXPECTED_SCHEMA`): recognised, and reported as one to rebuild."""
+    column = ", skeleton BLOB NOT NULL) WITHOUT ROWID"
+    return _schema_of((SCHEMA[0], SCHEMA[1].replace(") WITHOUT ROWID", column), *SCHEMA[2:]))
 
 
-def check_schema(conn: sqlite3.Connection) -> None:
+def check_schema(conn: sqlite3.Connection, label: str) -> None:
     """Exactly our plain tables (no view, trigger or other object: a recursive view would
-    run without end) and values of the declared types; sqlite3.DatabaseError otherwise."""
+    run without end) and values of the declared types; sqlite3.DatabaseError otherwise, and
+    INDEX_SCHEMA_MISMATCH for the tables of a version that stored skeletons (LABEL: the
+    index's path)."""
     found = frozenset(conn.execute("SELECT type, name, tbl_name, sql FROM sqlite_master"))
-    old = found != EXPECTED_SCHEMA and found == without_skeletons()
-    if found != EXPECTED_SCHEMA and not old:
+    if found != EXPECTED_SCHEMA:
+        if found == with_skeletons():
+            raise ContextError(
+                "INDEX_SCHEMA_MISMATCH",
+                f"{label}: written by an earlier version (it stores document skeletons)",
+                hint="rebuild with `project-corpus context build ROOT`",
+            )
         odd = sorted(f"{kind} {name}" for kind, name, _, _ in found - EXPECTED_SCHEMA)
         raise sqlite3.DatabaseError(f"unexpected schema objects: {', '.join(odd) or 'none'}")
     for table, columns in COLUMN_TYPES.items():
-        if old and table == "sources":
-            columns = {col: kind for col, kind in columns.items() if col != "skeleton"}
         wrong = " OR ".join(f"typeof({col}) NOT IN ('{kind}')" for col, kind in columns.items())
         row = conn.execute(f"SELECT 1 FROM {table} WHERE {wrong} LIMIT 1").fetchone()
         if row is not None:
@@ -115,13 +126,12 @@ class StoredItem(NamedTuple):
 
 
 class StoredIndex(NamedTuple):
-    """An index read back into memory; `skeletons` only when asked for and usable."""
+    """An index read back into memory."""
 
     meta: dict[str, str]
     sources: dict[str, StoredSource]
     items: tuple[StoredItem, ...]
     relations: tuple[tuple[str, int, str, str], ...]
-    skeletons: Skeletons
 
     @property
     def project_id(self) -> str:

@@ -16,16 +16,11 @@ from project_corpus.core.errors import ContextError
 from project_corpus.core.records import Corpus
 from project_corpus.core.records import item_id
 from project_corpus.core.versions import INDEX_SCHEMA_VERSION
-from project_corpus.core.versions import SKELETON_VERSION
 from project_corpus.corpus import fs
 from project_corpus.corpus.layout import CACHE_DIR
 from project_corpus.corpus.layout import CORPUS_DIR
 from project_corpus.corpus.layout import DEFAULT_INDEX_NAME
 from project_corpus.corpus.layout import DEFAULT_INDEX_PATH
-from project_corpus.corpus.skeleton import Skeletons
-from project_corpus.corpus.skeleton import skeleton_of
-from project_corpus.corpus.skeleton import span_columns
-from project_corpus.corpus.skeleton import span_texts
 from project_corpus.index.schema import SCHEMA
 from project_corpus.index.schema import StoredIndex
 from project_corpus.index.schema import StoredItem
@@ -113,7 +108,7 @@ def serialize(corpus: Corpus) -> bytes:
             conn.execute(statement)
         conn.executemany("INSERT INTO meta VALUES (?, ?)", sorted(_meta(corpus).items()))
         rows = _sources(corpus)
-        conn.executemany("INSERT INTO sources VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
+        conn.executemany("INSERT INTO sources VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
         conn.executemany("INSERT INTO items VALUES (?, ?, ?, ?, ?)", _item_rows(corpus))
         conn.executemany(
             "INSERT INTO relations VALUES (?, ?, ?, ?)",
@@ -126,14 +121,11 @@ def serialize(corpus: Corpus) -> bytes:
 
 
 def _item_rows(corpus: Corpus) -> list[tuple[str, str, int, int, int]]:
-    """The `items` table's rows, in `corpus_items` order, from the spans' columns (no `Item`
-    made, nor a rebuilt document's spans)."""
+    """The `items` table's rows, in `corpus_items` order, from the spans (no `Item` made)."""
     return [
-        (item_id(path, start, end, text), path, start, end, section_line)
-        for path, spans in [(s.path, s.doc.spans) for s in corpus.sources]
-        for start, end, section_line, text in zip(
-            *span_columns(spans), span_texts(spans), strict=True
-        )
+        (item_id(s.path, span[1], span[2], span[5]), s.path, span[1], span[2], span[4])
+        for s in corpus.sources
+        for span in s.doc.spans
     ]
 
 
@@ -141,7 +133,6 @@ def _meta(corpus: Corpus) -> dict[str, str]:
     """The `meta` table: what the index was built from and by."""
     return {
         "index_schema_version": INDEX_SCHEMA_VERSION,
-        "skeleton_version": SKELETON_VERSION,
         "project_id": corpus.project_id,
         "source_snapshot_digest": corpus.snapshot_digest,
         "policy_sha256": corpus.policy.sha256,
@@ -150,7 +141,7 @@ def _meta(corpus: Corpus) -> dict[str, str]:
 
 
 def _sources(corpus: Corpus) -> list[tuple[object, ...]]:
-    """The `sources` table's rows, skeletons included."""
+    """The `sources` table's rows."""
     return [
         (
             s.path,
@@ -162,7 +153,6 @@ def _sources(corpus: Corpus) -> list[tuple[object, ...]]:
             s.timestamp,
             s.line_count,
             s.project_id,
-            skeleton_of(s.doc),
         )
         for s in corpus.sources
     ]
@@ -230,13 +220,11 @@ def open_index(
     index: str | None = None,
     *,
     with_items: bool = True,
-    with_skeletons: bool = False,
 ) -> StoredIndex:
     """Read and check the stored index (INDEX_MISSING / INDEX_CORRUPT / INDEX_SCHEMA_MISMATCH).
 
     Without WITH_ITEMS the item and relation rows are checked to be readable but not loaded
-    (staleness needs only the sources). WITH_SKELETONS loads the sources' skeletons too, when
-    this version of the tool wrote them. ROOT may be relative or absolute.
+    (staleness needs only the sources). ROOT may be relative or absolute.
     """
     root = fs.resolve_root(root)
     name = prepare_index_path(root, index)
@@ -253,16 +241,16 @@ def open_index(
         raise ContextError("INDEX_MISSING", f"{rel} does not exist") from None
     except OSError as exc:
         raise ContextError("INDEX_PATH", f"{rel}: {exc.strerror or exc}") from None
-    return _load(data, rel, with_items, with_skeletons)
+    return _load(data, rel, with_items)
 
 
-def _load(data: bytes, rel: str, with_items: bool, with_skeletons: bool) -> StoredIndex:
+def _load(data: bytes, rel: str, with_items: bool) -> StoredIndex:
     if len(data) < 512 or not data.startswith(b"SQLite format 3\0"):
         raise ContextError("INDEX_CORRUPT", f"{rel}: not an SQLite database")
     conn = sqlite3.connect(":memory:")
     try:
         conn.deserialize(data)
-        check_schema(conn)
+        check_schema(conn, rel)
         meta = dict(conn.execute("SELECT key, value FROM meta"))
         if meta.get("index_schema_version") != INDEX_SCHEMA_VERSION:
             raise ContextError(
@@ -271,12 +259,11 @@ def _load(data: bytes, rel: str, with_items: bool, with_skeletons: bool) -> Stor
                 f"expected {INDEX_SCHEMA_VERSION!r}",
             )
         sources, items, rels = _rows(conn, with_items)
-        skeletons = _trusted_skeletons(conn, meta) if with_skeletons else {}
     except (sqlite3.DatabaseError, ValueError, TypeError, OverflowError) as exc:
         raise ContextError("INDEX_CORRUPT", f"{rel}: {exc}") from None
     finally:
         conn.close()
-    return StoredIndex(meta, sources, items, rels, skeletons)
+    return StoredIndex(meta, sources, items, rels)
 
 
 def _rows(
@@ -305,27 +292,6 @@ def _rows(
     return sources, items, rels
 
 
-def _trusted_skeletons(conn: sqlite3.Connection, meta: dict[str, str]) -> Skeletons:
-    """The stored skeletons, if this version of the tool and of the skeleton wrote them: another
-    version may cut the same text differently."""
-    if (meta.get("tool_version"), meta.get("skeleton_version")) != (__version__, SKELETON_VERSION):
-        return {}
-    try:
-        rows = conn.execute("SELECT path, sha256, skeleton FROM sources")
-        return {path: (sha, skeleton) for path, sha, skeleton in rows if type(skeleton) is bytes}
-    except sqlite3.DatabaseError:  # tables this code did not write: the sources are parsed
-        return {}
-
-
-def previous_skeletons(root: str, index: str | None = None) -> Skeletons:
-    """The skeletons of the index a build is about to replace, or {} when there is none or
-    it cannot be read: a rebuild parses only the sources that changed since (same index)."""
-    try:
-        return open_index(root, index, with_items=False, with_skeletons=True).skeletons
-    except ContextError:
-        return {}
-
-
 def verify_index(stored: StoredIndex, corpus: Corpus) -> None:
     """INDEX_PROJECT_MISMATCH or INDEX_STALE unless STORED matches the fresh CORPUS."""
     if stored.project_id != corpus.project_id:
@@ -349,21 +315,17 @@ def verify_index(stored: StoredIndex, corpus: Corpus) -> None:
 
 
 def load_verified(root: str | os.PathLike[str], index: str | None = None) -> Corpus:
-    """The fresh, strict corpus of ROOT after checking its stored index is current."""
+    """The fresh, strict corpus of ROOT after checking its stored index is current.
+
+    Only the index's project ID and its sources' paths and hashes are read back (staleness);
+    every document is parsed from the bytes just read, so no index, however tampered, can
+    change an answer: it is current, or the command stops with an index code."""
     from project_corpus.corpus.required import require_corpus
     from project_corpus.corpus.snapshot import collect
 
     root_path = fs.resolve_root(root)
     require_corpus(root_path, root)  # named as given, before the index is looked for
     prepare_index_path(root_path, index)
-    try:
-        stored: StoredIndex | None = open_index(
-            root_path, index, with_items=False, with_skeletons=True
-        )
-    except ContextError:  # raised again below, after the snapshot's own errors, as ever
-        stored = None
-    # The sources the index describes as they are now are not parsed again: their documents
-    # are rebuilt from the stored skeletons (query CPU time -20 %, same output).
-    corpus = collect(root_path, skeletons=stored.skeletons if stored else None)
-    verify_index(stored or open_index(root_path, index, with_items=False), corpus)
+    corpus = collect(root_path)
+    verify_index(open_index(root_path, index, with_items=False), corpus)
     return corpus

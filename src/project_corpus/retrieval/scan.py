@@ -23,8 +23,8 @@ from itertools import accumulate
 from project_corpus.core.records import Document
 from project_corpus.corpus.items import LazyItems
 from project_corpus.corpus.markdown import MAX_ITEM_CHARS
-from project_corpus.corpus.skeleton import section_path_map
-from project_corpus.corpus.skeleton import span_columns
+from project_corpus.corpus.markdown import section_path_map
+from project_corpus.corpus.markdown import span_columns
 from project_corpus.retrieval import lists
 from project_corpus.retrieval import tables
 from project_corpus.retrieval import text as textmod
