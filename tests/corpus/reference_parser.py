@@ -20,6 +20,7 @@ from project_corpus.corpus.markdown import _fences
 from project_corpus.corpus.markdown import split_lines
 
 MAX_ITEM_CHARS = 1200
+MAX_PATH_TITLE = 240  # a heading's title in a section path is cut to this
 
 
 class Block(NamedTuple):
@@ -120,7 +121,8 @@ class _Sections:
     def enter(self, heading: Heading) -> None:
         if heading.level >= 2:
             self.stack = [h for h in self.stack if h.level < heading.level] + [heading]
-            self.path, self.line = " > ".join(h.title for h in self.stack), heading.line
+            titles = (h.title[:MAX_PATH_TITLE] for h in self.stack)
+            self.path, self.line = " > ".join(titles), heading.line
 
 
 def _blocks(

@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 from project_corpus.core.records import Source
 from project_corpus.corpus.items import MAX_ITEM_CHARS
 from project_corpus.corpus.items import source_items
+from project_corpus.corpus.markdown import MAX_PATH_TITLE
 from project_corpus.corpus.markdown import parse_document
 from project_corpus.corpus.markdown import split_lines
 
@@ -135,6 +136,19 @@ def test_section_path_excludes_the_title_and_nests_deeper_headings() -> None:
     assert blocks[-1].section_line == 19
     assert blocks[1].section == ""
     assert blocks[1].section_line == 0
+
+
+def test_a_section_path_holds_at_most_five_titles_of_240_characters() -> None:
+    """R3-2 (#26): a long heading above thousands of subheadings of rising levels is not
+    copied whole into each of their paths (quadratic time and memory): each title in a path
+    is cut to 240 characters, and a path has one title per level from 2 to 6."""
+    long = "w" * 100_000
+    rising = "".join(f"{'#' * (2 + n % 5)} {long[: 300 + n]}\n" for n in range(2000))
+    doc = parse_document(f"# Title\n## {long}\n{rising}")
+    paths = {span.section for span in doc.spans} - {""}
+    assert max(map(len, paths)) == 5 * MAX_PATH_TITLE + 4 * len(" > ")
+    assert all(title == "w" * MAX_PATH_TITLE for path in paths for title in path.split(" > "))
+    assert doc.spans[1].text == f"## {long}"[:MAX_ITEM_CHARS]  # the heading item keeps its text
 
 
 def test_long_code_blocks_split_every_40_lines() -> None:

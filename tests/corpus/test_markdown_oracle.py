@@ -33,6 +33,7 @@ LINES = [
     "# Title",
     "## Section",
     "### Deeper ##",
+    "#### " + "a long heading " * 20,
     "## a ## ##",
     "## a  ###   ",
     "## #",

@@ -4,15 +4,22 @@ from __future__ import annotations
 
 import json
 import math
+import operator
 from pathlib import Path
+from typing import SupportsIndex
 
+import pytest
+
+from project_corpus.core.records import Item
 from project_corpus.corpus.markdown import parse_document
 from project_corpus.corpus.markdown import span_columns
 from project_corpus.corpus.snapshot import collect
+from project_corpus.retrieval import order
 from project_corpus.retrieval.bundle import bundle_and_search
 from project_corpus.retrieval.bundle import bundle_ask
 from project_corpus.retrieval.bundle import compile_bundle
 from project_corpus.retrieval.order import CROWDING_REASON
+from project_corpus.retrieval.order import Result
 from project_corpus.retrieval.rank import search
 from project_corpus.retrieval.score import Query
 from project_corpus.retrieval.score import lexical
@@ -110,3 +117,61 @@ def test_a_shorter_search_is_the_head_of_the_bundles_search(example: Path) -> No
         assert bundle["items"] == compile_bundle(corpus, query, 1200)["items"]
         for limit in (1, 2, 3, 5, 10, 20, 50):
             assert search(corpus, query, limit) == found[:limit], (query, limit)
+
+
+class _CountingBlob(str):
+    """A blob that adds up how many characters `count` reads."""
+
+    read = 0
+
+    def count(
+        self, sub: str, start: SupportsIndex | None = 0, end: SupportsIndex | None = None
+    ) -> int:
+        stop = len(self) if end is None else operator.index(end)
+        _CountingBlob.read += stop - operator.index(start or 0)
+        return super().count(sub, start, end)
+
+
+def test_table_rows_are_found_in_one_pass_over_the_blob() -> None:
+    """R3-5 (#26): each row's line was counted from its document's start (quadratic in rows)."""
+    texts = ["# T\n\n| h |\n|---|\n" + "| row |\n" * 3000, "# U\n\n| h |\n|---|\n| x |\n"]
+    blob = _CountingBlob("\n".join(texts))
+    doc_at = [0, len(texts[0]) + 1, len(blob) + 1]
+    _CountingBlob.read = 0
+    found = table_lines(blob, doc_at)
+    assert found == {0: list(range(3, 3005)), 1: [3, 4, 5]}
+    assert _CountingBlob.read <= len(blob)
+
+
+def test_duplicate_tests_stay_bounded_by_the_limit(monkeypatch: pytest.MonkeyPatch) -> None:
+    """#26: every item of one long source (same score, distinct lines) was kept and tested
+    against every kept item of its size: quadratic in items. Now a crowded item that cannot
+    enter the results is passed over first, so each test compares with O(limit) kept sets."""
+    calls = [0]
+    near = order._near
+
+    def counted(a: frozenset[str], b: frozenset[str]) -> bool:
+        calls[0] += 1
+        return near(a, b)
+
+    monkeypatch.setattr(order, "_near", counted)
+    item = Item(
+        project_id="p",
+        text="x",
+        source_path="r.md",
+        source_sha256="0" * 64,
+        source_type="report",
+        authority_class="SCOPED_REPORT",
+        temporal_status="scoped",
+        timestamp=None,
+        section="",
+        section_line=0,
+        line_start=1,
+        line_end=1,
+        kind="paragraph",
+    )
+    scored = [(Result(item, 1000, ()), index) for index in range(4000)]
+    identities = {n: (f"line {n}", frozenset({"a", "b", f"n{n}"})) for n in range(4000)}
+    results = order.ordered(scored, identities.__getitem__, 20)
+    assert len(results) == 20
+    assert calls[0] <= 3 * 20 * 4000  # at most 3 × limit kept sets; before: ~8,000,000

@@ -73,7 +73,7 @@ def naive(items: LazyItems, prefix: str) -> dict[str, set[int]]:
     for index in range(len(items)):
         source, _ = items.locate(index)
         span = items.span(index)
-        title = next((h.title for h in source.doc.headings if h.level == 1), "")
+        title = next((h.title for h in source.doc.headings if h.level == 1), "")[:240]
         context = contexts.get(index, "")
         text = f"{span.text}\n{span.section}\n{title}\n{_header(items, index)}\n{context}"
         part = textmod.fold(text)
@@ -130,6 +130,22 @@ def test_a_word_beyond_the_cut_of_a_long_line_is_not_found() -> None:
     assert found[textmod.stem("cutti")] == {cut}  # the item's text ends inside `cutting`
     assert textmod.stem("cutting") not in found
     assert found[textmod.stem("cutoff")] == {len(items) - 1}  # "Cutoff here.", not the cut line
+
+
+def test_long_titles_and_table_headers_count_as_far_as_their_cut() -> None:
+    """A title counts for its items up to 240 characters (a section path's cut), a table
+    header row up to 1,200 (its item's text), as scanning each item alone finds; a word
+    beyond, or repeated many times, adds no work per item (#26)."""
+    head = "| " + "cache | " * 200 + "latency |"  # `latency` beyond 1,200 characters
+    text = (
+        f"# {'tail ' * 47}cache{' late' * 300}\n\n## {'x ' * 130}policy\n\n- eviction\n\n"
+        f"{head}\n|---|\n| 1 |\n| 2 |\n"
+    )
+    check([text])
+    items = LazyItems([_source(0, parse_document(text))])
+    assert scanned(items, "lat")[textmod.stem("late")] == {0}  # the H1 item's own text
+    assert scanned(items, "pol")[textmod.stem("policy")] == {1}  # the H2 item's own text
+    assert scanned(items, "cach")[textmod.stem("cache")] == set(range(len(items)))
 
 
 PHRASE_WORDS = (

@@ -27,6 +27,9 @@ LIST_RE = re.compile(r"^ {0,3}(?:[-*+]|\d{1,9}[.)])(?: |$)")
 COMMENT_RE = re.compile(r"^\s*<!--.*-->\s*$")
 CODE_CHUNK_LINES = 40
 MAX_ITEM_CHARS = 1200
+# A heading's title in a section path is cut to this: a path (at most five titles, levels 2
+# to 6) stays under MAX_ITEM_CHARS + separators, whatever the headings' length.
+MAX_PATH_TITLE = MAX_ITEM_CHARS // 5
 
 
 def split_lines(text: str) -> tuple[str, ...]:
@@ -250,22 +253,15 @@ def _sections(count: int, headings: tuple[Heading, ...]) -> tuple[list[str], lis
     gives it; H1 is the title: its line has no section and it does not change the current one.
     """
     paths, numbers = [""] * count, [0] * count
-    stack: list[Heading] = []
     titles = []
     start, path, number = 0, "", 0
-    for heading in headings:
-        level = heading.level
-        if level == 1:
+    for heading, opened in _section_paths(headings):
+        if heading.level == 1:
             titles.append(heading.line - 1)
             continue
         end = heading.line - 1
         paths[start:end], numbers[start:end] = [path] * (end - start), [number] * (end - start)
-        if level == 2:
-            stack, path = [heading], heading.title
-        else:
-            stack = [h for h in stack if h.level < level] + [heading]
-            path = " > ".join(h.title for h in stack)
-        start, number = end, heading.line
+        start, path, number = end, opened, heading.line
     paths[start:], numbers[start:] = [path] * (count - start), [number] * (count - start)
     for index in titles:
         paths[index], numbers[index] = "", 0
@@ -274,16 +270,31 @@ def _sections(count: int, headings: tuple[Heading, ...]) -> tuple[list[str], lis
 
 def section_paths(headings: tuple[Heading, ...]) -> list[tuple[Heading, str]]:
     """Each heading of level 2 or deeper with the section path it opens: its title after
-    the titles of the enclosing headings of lower levels, joined with " > "."""
-    result = []
-    stack: list[Heading] = []
+    the titles of the enclosing headings of lower levels, joined with " > ", each title cut
+    to 240 characters (MAX_PATH_TITLE)."""
+    return [(heading, path) for heading, path in _section_paths(headings) if heading.level > 1]
+
+
+def _section_paths(headings: tuple[Heading, ...]) -> list[tuple[Heading, str]]:
+    """Every heading with the section path it opens ("" for an H1, which opens none).
+
+    Built incrementally: a path is its parent's path, " > " and the heading's own title, so
+    each costs at most the five titles of its levels (2 to 6), each cut to MAX_PATH_TITLE:
+    a long heading with thousands of subheadings is never copied into each of their paths
+    (#26, R3-2: that was quadratic in time and memory)."""
+    result: list[tuple[Heading, str]] = []
+    stack: list[tuple[int, str]] = []  # (level, path) of the open headings, levels rising
     for heading in headings:
-        if heading.level == 2:
-            stack = [heading]
-            result.append((heading, heading.title))
-        elif heading.level > 2:
-            stack = [h for h in stack if h.level < heading.level] + [heading]
-            result.append((heading, " > ".join(h.title for h in stack)))
+        level = heading.level
+        if level == 1:
+            result.append((heading, ""))
+            continue
+        while stack and stack[-1][0] >= level:
+            stack.pop()
+        title = heading.title[:MAX_PATH_TITLE]
+        path = f"{stack[-1][1]} > {title}" if stack else title
+        stack.append((level, path))
+        result.append((heading, path))
     return result
 
 

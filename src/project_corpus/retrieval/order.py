@@ -45,25 +45,33 @@ def ordered(
 ) -> list[Result]:
     """The first LIMIT results of SCORED (sorted by −score, then index: source_path and
     line_start; read only as far as needed), de-duplicated, crowded sources demoted, re-sorted.
-    IDENTITY gives an item's normalised text and its text's stem set (made once per item)."""
+    IDENTITY gives an item's normalised text and its text's stem set (made once per item).
+
+    An item that cannot enter the LIMIT best kept so far (a crowded source's, demoted below
+    them) is passed over before any duplicate test, and so suppresses no later item. Every
+    kept item enters the LIMIT best, and each of the two runs (crowded and not) comes in
+    decreasing order, so at most 3 × LIMIT items are ever kept and a duplicate test costs
+    O(LIMIT), not O(items) (#26: a long source of distinct lines made them quadratic)."""
     kept: list[tuple[int, int, Result]] = []
     seen_text: set[str] = set()
     kept_sets = _KeptSets()
     per_source: dict[str, int] = {}
     floor: list[tuple[int, int]] = []  # the LIMIT best (score, −index) kept so far, ascending
     for result, index in scored:
-        if len(floor) >= limit and (result.score, -index) < floor[0]:
+        full = len(floor) >= limit
+        if full and (result.score, -index) < floor[0]:
             break  # every later item ranks below the LIMIT kept already
+        path = result.item.source_path
+        crowded = per_source.get(path, 0) >= CROWDING_FREE
+        if crowded and full and (result.score - CROWDING_WEIGHT, -index) < floor[0]:
+            continue  # demoted, it ranks below the LIMIT kept already: never a result
         norm, own = identity(index)
-        if norm in seen_text:
-            continue
-        if kept_sets.has_near(own):
+        if norm in seen_text or kept_sets.has_near(own):
             continue
         seen_text.add(norm)
         kept_sets.add(own)
-        path = result.item.source_path
-        rank = per_source[path] = per_source.get(path, 0) + 1
-        if rank > CROWDING_FREE:
+        per_source[path] = per_source.get(path, 0) + 1
+        if crowded:
             reasons = (*result.reasons, CROWDING_REASON)
             result = Result(result.item, result.score - CROWDING_WEIGHT, reasons)
         kept.append((-result.score, index, result))

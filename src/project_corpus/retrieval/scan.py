@@ -23,6 +23,7 @@ from itertools import accumulate
 from project_corpus.core.records import Document
 from project_corpus.corpus.items import LazyItems
 from project_corpus.corpus.markdown import MAX_ITEM_CHARS
+from project_corpus.corpus.markdown import MAX_PATH_TITLE
 from project_corpus.corpus.markdown import section_path_map
 from project_corpus.corpus.markdown import span_columns
 from project_corpus.retrieval import lists
@@ -44,6 +45,7 @@ class TextScan:
         self.columns = [span_columns(doc.spans) for doc in docs]
         self._long: dict[int, bool] = {}
         self._paths: dict[int, dict[int, str]] = {}
+        self._sections: dict[int, dict[int, Sequence[int]]] = {}  # see `_context_items`
         # (document, section line, or -1 for its title, -2 for a table header: see `rows`)
         self.contexts: list[tuple[int, int]] = []
         parts: list[str] = []
@@ -75,7 +77,7 @@ class TextScan:
             doc, base = docs[number], self.items.bases[number]
             for table in tables.tables(doc.lines, rows, self.columns[number], number):
                 self.rows[len(parts)] = range(base + table.first, base + table.last + 1)
-                parts.append(doc.lines[self.columns[number][0][table.head] - 1].strip())
+                parts.append(doc.spans[table.head].text)  # cut to 1,200 characters
                 self.contexts.append((number, -2))
                 heads.add(base + table.head)
         return heads
@@ -111,9 +113,13 @@ class TextScan:
         places = {stem: len(set(indexes)) for stem, indexes in found.items()}
         rows = self.rows
         contexts: dict[str, set[int]] = {}
+        seen: set[tuple[str, int]] = set()  # a word repeated in one context adds its items once
         for match in pattern.finditer(self.context):
             at = bisect_right(self.context_starts, match.start()) - 1
             stem = textmod.stem(match.group())
+            if (stem, at) in seen:
+                continue
+            seen.add((stem, at))
             words = found.setdefault(stem, [])
             words.extend(rows[at] if at in rows else self._context_items(*self.contexts[at]))
             contexts.setdefault(stem, set()).add(self.contexts[at][0])
@@ -174,19 +180,31 @@ class TextScan:
         base = self.items.bases[number]
         if section_line < 0:
             return range(base, self.items.bases[number + 1])
-        lines = self.columns[number][2]
-        # The section's items are a run, unless an H1 line (section line 0) interrupts it.
-        size = lines.count(section_line)
-        first = lines.index(section_line) if size else 0
-        if lines[first : first + size].count(section_line) == size:
-            return range(base + first, base + first + size)
-        return [base + i for i, line in enumerate(lines) if line == section_line]
+        sections = self._sections.get(number)
+        if sections is None:
+            sections = self._sections[number] = _section_items(self.columns[number][2], base)
+        return sections.get(section_line, ())
+
+
+def _section_items(section_lines: Sequence[int], base: int) -> dict[int, Sequence[int]]:
+    """{section line: the items in that section} of a document whose first item is BASE and
+    whose items lie in the sections SECTION_LINES; one pass (#26, R3-2: counting a
+    section's items anew for each word found in its path was quadratic in headings)."""
+    found: dict[int, list[int]] = {}
+    for at, line in enumerate(section_lines, base):
+        found.setdefault(line, []).append(at)
+    # The section's items are a run, unless an H1 line (section line 0) interrupts it.
+    return {
+        line: range(ats[0], ats[-1] + 1) if ats[-1] - ats[0] + 1 == len(ats) else ats
+        for line, ats in found.items()
+    }
 
 
 def _context(doc: Document, number: int, parts: list[str], where: list[tuple[int, int]]) -> None:
     """Append the H1 title and the section paths of DOC (document NUMBER) to PARTS, and what
     each one is to WHERE."""
-    title = next((h.title for h in doc.headings if h.level == 1), "")
+    # Cut as a section path's titles are: a long title's words count for every item once.
+    title = next((h.title for h in doc.headings if h.level == 1), "")[:MAX_PATH_TITLE]
     if title:
         parts.append(title)
         where.append((number, -1))

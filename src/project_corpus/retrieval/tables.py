@@ -36,16 +36,25 @@ def is_rule(text: str) -> bool:
 
 def table_lines(blob: str, doc_at: Sequence[int]) -> dict[int, list[int]]:
     """{document number: its lines (1-based) whose first non-blank character is `|`} in
-    BLOB, the documents' lines joined with `\\n`, document K starting at DOC_AT[K]. A table
-    row is such a line (docs/retrieval.md): found by `find`, no call per other line."""
+    BLOB, the documents' lines joined with `\\n`, document K starting at DOC_AT[K] (DOC_AT
+    ends with the blob's length + 1). A table row is such a line (docs/retrieval.md): found by
+    `find`, no call per other line, and each row's line counted from the previous row's, so
+    the whole pass reads the blob about once (#26, R3-5: counting from the document's start
+    for every row was quadratic in rows)."""
     found: dict[int, list[int]] = {}
+    next_at = counted = line = 0
+    rows: list[int] = []
     at = blob.find("|")
     while at >= 0:
         line_start = blob.rfind("\n", 0, at) + 1
         if not blob[line_start:at].strip():
-            number = bisect_right(doc_at, at) - 1
-            line = blob.count("\n", doc_at[number], at) + 1
-            found.setdefault(number, []).append(line)
+            if at >= next_at:  # the first row of another document: count its lines anew
+                number = bisect_right(doc_at, at) - 1
+                next_at, counted, line = doc_at[number + 1], doc_at[number], 1
+                rows = found[number] = []
+            line += blob.count("\n", counted, at)
+            counted = at
+            rows.append(line)
         end = blob.find("\n", at)
         at = -1 if end < 0 else blob.find("|", end)
     return found
