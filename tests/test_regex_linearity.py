@@ -58,6 +58,11 @@ def repeat(unit: str, tail: str = "\x00", head: str = "") -> Make:
     return lambda n: head + unit * max(1, n // len(unit)) + tail
 
 
+def _pattern(pattern: re.Pattern[str] | None) -> re.Pattern[str]:
+    assert pattern is not None
+    return pattern
+
+
 SPACES = repeat(" ", "x")
 # Attacks shared by every pattern: long runs of blanks, word characters, digits, hashes,
 # dashes and pipes that fail on their last character.
@@ -234,6 +239,10 @@ PATTERNS: dict[str, list[tuple[Run, tuple[Make, ...]]]] = {
     ],
     "doctor.integrity.DATE_PREFIX_RE": [
         (run_of(integrity.DATE_PREFIX_RE), attacks(repeat("2026-01-")))
+    ],
+    "doctor._suppress._globs()": [  # lint.yaml `ignore` globs, translated by fnmatch
+        (_pattern(suppress._globs(["*a*a*a*a*a*a*a*a*b", "x*"])).match, attacks(repeat("a"))),
+        (_pattern(suppress._globs(["**/*.md", "*/x/*"])).match, attacks(repeat("a/"))),
     ],
     "doctor._suppress.directive_re()": [
         (

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import fnmatch
 import re
+from bisect import bisect_right
 from collections.abc import Iterator
 from functools import cache
 from operator import attrgetter
@@ -57,20 +58,63 @@ class Directive(NamedTuple):
     last: int
 
 
+class _ByCode(NamedTuple):
+    """Where one code's directives apply: the first whole-file one, and the item ones by the
+    first line of their item (items never overlap), each with its place in the order."""
+
+    whole_file: tuple[int, Directive] | None
+    firsts: list[int]
+    items: list[tuple[int, Directive]]
+
+
 class Directives(NamedTuple):
+    """A source's well-formed directives, and the same by code and line: a finding is matched
+    in O(log directives), not against every directive (#26, R3-6: 16,000 directives took
+    12 s, 45,000 131 s). Made by `directives_of`."""
+
     directives: tuple[Directive, ...]
+    by_code: dict[str, _ByCode]
 
     def covering(self, code: str, line: int) -> Directive | None:
-        """The first directive that suppresses CODE at LINE."""
-        return next(
-            (d for d in self.directives if code in d.codes and d.first <= line <= d.last), None
-        )
+        """The first directive (in `directives` order) that suppresses CODE at LINE."""
+        found = self.by_code.get(code)
+        if found is None:
+            return None
+        whole, firsts, items = found
+        if whole is not None and not whole[1].first <= line <= WHOLE_FILE:
+            whole = None
+        at = bisect_right(firsts, line) - 1
+        item = items[at] if at >= 0 and line <= items[at][1].last else None
+        if whole is None or (item is not None and item[0] < whole[0]):
+            return None if item is None else item[1]
+        return whole[1]
 
     def suppresses(self, code: str, line: int) -> bool:
         return self.covering(code, line) is not None
 
 
-NO_DIRECTIVES = Directives(())
+def directives_of(directives: tuple[Directive, ...]) -> Directives:
+    """DIRECTIVES (in source order) with their index by code and line."""
+    wholes: dict[str, tuple[int, Directive]] = {}
+    items: dict[str, dict[int, tuple[int, Directive]]] = {}
+    for place, directive in enumerate(directives):
+        for code in directive.codes:
+            if directive.last == WHOLE_FILE:
+                wholes.setdefault(code, (place, directive))
+            elif directive.first <= directive.last:  # (0, -1): a directive before no item
+                items.setdefault(code, {}).setdefault(directive.first, (place, directive))
+    by_code = {}
+    for code in wholes.keys() | items.keys():
+        ordered = sorted(items.get(code, {}).items())
+        by_code[code] = _ByCode(
+            whole_file=wholes.get(code),
+            firsts=[first for first, _ in ordered],
+            items=[entry for _, entry in ordered],
+        )
+    return Directives(directives=directives, by_code=by_code)
+
+
+NO_DIRECTIVES = directives_of(())
 _KIND = attrgetter("kind")
 
 
@@ -102,13 +146,39 @@ def parse_directives(doc: Document) -> Directives:
         )
         pending = []
     directives.extend(Directive(at, codes, 0, -1) for at, codes in pending)  # covers nothing
-    return Directives(tuple(directives))
+    return directives_of(tuple(directives))
 
 
-def ignored_by_config(config: LintConfig, code: str, path: str) -> bool:
-    """Whether an `ignore` entry of CONFIG covers CODE at PATH (`*` crosses `/`)."""
-    return any(
-        (not rule.codes or code in rule.codes)
-        and any(fnmatch.fnmatchcase(path, glob) for glob in rule.paths)
-        for rule in config.ignore
-    )
+class Ignores:
+    """The `ignore` entries of a configuration, matched by code: each code's globs in one
+    compiled pattern, each (code, path) decided once (#26, R3-6: every finding was matched
+    against every glob of every entry, 3,000 × 3,000 in 12 s). Owns its memo table."""
+
+    def __init__(self, config: LintConfig) -> None:
+        every = [glob for rule in config.ignore if not rule.codes for glob in rule.paths]
+        by_code: dict[str, list[str]] = {}
+        for rule in config.ignore:
+            for code in rule.codes:
+                by_code.setdefault(code, []).extend(rule.paths)
+        self._every = _globs(every)
+        self._by_code = {code: _globs([*globs, *every]) for code, globs in by_code.items()}
+        self._decided: dict[tuple[str, str], bool] = {}
+
+    def __bool__(self) -> bool:
+        return self._every is not None or bool(self._by_code)
+
+    def covers(self, code: str, path: str) -> bool:
+        """Whether an `ignore` entry covers CODE at PATH (`*` crosses `/`)."""
+        key = (code, path)
+        found = self._decided.get(key)
+        if found is None:
+            pattern = self._by_code.get(code, self._every)
+            found = self._decided[key] = pattern is not None and pattern.match(path) is not None
+        return found
+
+
+def _globs(globs: list[str]) -> re.Pattern[str] | None:
+    """One pattern matching what any of GLOBS matches (as `fnmatch.fnmatchcase`), or None."""
+    if not globs:
+        return None
+    return re.compile("|".join(f"(?:{fnmatch.translate(glob)})" for glob in dict.fromkeys(globs)))

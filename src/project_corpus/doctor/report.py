@@ -18,7 +18,7 @@ from project_corpus.doctor._config import DEFAULT
 from project_corpus.doctor._config import LintConfig
 from project_corpus.doctor._suppress import NO_DIRECTIVES
 from project_corpus.doctor._suppress import Directives
-from project_corpus.doctor._suppress import ignored_by_config
+from project_corpus.doctor._suppress import Ignores
 from project_corpus.doctor._suppress import parse_directives
 from project_corpus.doctor.records import Check
 from project_corpus.doctor.records import Issue
@@ -90,12 +90,13 @@ class _Suppressor:
     def __init__(
         self, corpus: Corpus | None, config: LintConfig, used: set[tuple[str, int, str]]
     ) -> None:
-        self.corpus, self.config, self.used = corpus, config, used
+        self.corpus, self.used = corpus, used
+        self.ignores = Ignores(config)
         self.cache: dict[str, Directives] = {}
 
     def active(self, path: str) -> bool:
         """Whether an issue at PATH may be suppressed at all (a directive or an ignore)."""
-        return bool(self._directives(path).directives or self.config.ignore)
+        return bool(self._directives(path).directives or self.ignores)
 
     def kind(self, check: Check, issue: Issue) -> str | None:
         if check.gate:
@@ -105,7 +106,7 @@ class _Suppressor:
         if directive is not None:
             self.used.add((issue.path, directive.line, issue.code))
             return "inSource"
-        if self.config.ignore and ignored_by_config(self.config, issue.code, issue.path):
+        if self.ignores and self.ignores.covers(issue.code, issue.path):
             return "external"
         return None
 
