@@ -14,7 +14,7 @@ FRESHNESS_REQUIREMENT = "READ_PRIMARY_SOURCE_BEFORE_AUTHORITY_CLAIM"
 # Joins the parts of a bundle's mandatory summary (the text view splits on it again).
 SUMMARY_SEPARATOR = " | "
 # A SHA-256 digest as the tool writes it: 64 lowercase hex digits (the JSON Schemas' pattern).
-SHA256_RE = re.compile(r"^[0-9a-f]{64}$")
+SHA256_RE = re.compile(r"^[0-9a-f]{64}\Z")
 # The severities of a finding, most severe first (docs/doctor.md): the one list every part reads.
 SEVERITIES = ("FAIL", "WARN")
 

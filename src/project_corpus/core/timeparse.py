@@ -8,10 +8,10 @@ from datetime import date
 from datetime import datetime
 
 _DATETIME_RE = re.compile(
-    r"^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$"
+    r"^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d+)?([Zz]|[+-]\d{2}:\d{2})\Z"
 )
-_DATE_RE = re.compile(r"^(\d{4})-(\d{2})-(\d{2})$")
-STRICT_UTC_RE = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$")
+_DATE_RE = re.compile(r"^(\d{4})-(\d{2})-(\d{2})\Z")
+STRICT_UTC_RE = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z\Z")
 
 
 def parse_timestamp(value: str) -> str | None:

@@ -15,8 +15,8 @@ from project_corpus.core.versions import PROTOCOL_VERSION
 from project_corpus.corpus.layout import POLICY_PATH
 
 MAX_POLICY_BYTES = 1024 * 1024
-ID_RE = re.compile(r"^[a-z0-9][a-z0-9._-]{2,63}$")
-CAPABILITY_RE = re.compile(r"^[a-z][a-z0-9_.-]*$")
+ID_RE = re.compile(r"^[a-z0-9][a-z0-9._-]{2,63}\Z")
+CAPABILITY_RE = re.compile(r"^[a-z][a-z0-9_.-]*\Z")
 
 BASE_CAPABILITIES = frozenset(
     "corpus.read corpus.stat corpus.search corpus.timeline corpus.context corpus.validate "

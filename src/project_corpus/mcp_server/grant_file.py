@@ -43,7 +43,7 @@ GRANT_KEYS = (
 MAX_GRANT_BYTES = 64 * 1024
 REMAKE = "recreate it with `project-corpus trust grant {root} --capability ...`"
 WRITABLE = "make the grant's folder writable, or pass another path with --out"
-_IDENTITY_RE = re.compile(r"^[0-9]+:[0-9]+$")
+_IDENTITY_RE = re.compile(r"^[0-9]+:[0-9]+\Z")
 TIME_FORMAT = "%Y-%m-%dT%H:%M:%SZ"
 
 
