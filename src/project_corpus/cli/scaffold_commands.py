@@ -39,12 +39,14 @@ def init(root: str, project_id: str | None, name: str | None, lang: str, fmt: st
 
 def _report(root: str, written: list[str], fmt: str) -> None:
     from project_corpus.core.jsonio import pretty
+    from project_corpus.output.escape import terminal
 
     if resolve_format(fmt) == "json":
         emit(pretty({"ok": True, "root": root, "written": written}))
         return
-    lines = [f"wrote {path}" for path in written]
-    emit("\n".join([*lines, f"next: project-corpus context doctor {root}", ""]))
+    # ROOT and the names come from the command line: shown escaped, as every text output.
+    lines = [f"wrote {terminal(path)}" for path in written]
+    emit("\n".join([*lines, f"next: project-corpus context doctor {terminal(root)}", ""]))
 
 
 @click.command()

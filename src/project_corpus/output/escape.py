@@ -12,9 +12,14 @@ from __future__ import annotations
 
 import re
 
-# C0 controls, DEL, C1 controls, line/paragraph separators, bidirectional overrides and
-# isolates ("Trojan Source"), and lone surrogates (undecodable bytes).
-UNSAFE_RE = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
+# C0 controls, DEL, C1 controls, line/paragraph separators, bidirectional overrides,
+# isolates and marks ("Trojan Source": U+202A-U+202E, U+2066-U+2069, U+200E, U+200F, U+061C),
+# zero-width characters that hide text or split a word (U+200B-U+200D, U+FEFF), and lone
+# surrogates (undecodable bytes). The one set every human-readable output escapes (#26).
+UNSAFE_RE = re.compile(
+    "[\x00-\x1f\x7f-\x9f\u061c\u200b-\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069"
+    "\ufeff\ud800-\udfff]"
+)
 # A backslash before ASCII punctuation makes it literal (CommonMark): no link or image
 # (`[`, `]`), code span, emphasis or table break; `<`, `>`, `&` become entities (no HTML).
 _MARKDOWN = {

@@ -22,6 +22,7 @@ from project_corpus.core.jsonio import indented
 from project_corpus.doctor import CHECKS
 from project_corpus.doctor.records import Check
 from project_corpus.doctor.report import FINGERPRINT_KEY
+from project_corpus.output.escape import terminal
 
 SCHEMA_URI = (
     "https://raw.githubusercontent.com/oasis-tcs/sarif-spec/master/Schemata/sarif-schema-2.1.0.json"
@@ -68,7 +69,8 @@ def result(issue: Mapping[str, object], index: Mapping[str, int]) -> dict[str, o
         data["ruleIndex"] = index[code]
     data |= {
         "level": LEVELS.get(str(issue["severity"]), "warning"),
-        "message": {"text": str(issue["message"])},
+        # Viewers show the text as it is: controls, bidi and zero-width characters escaped.
+        "message": {"text": terminal(str(issue["message"]))},
         "locations": [
             {
                 "physicalLocation": {
