@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from typing import NamedTuple
 
 from project_corpus.core.errors import ContextError
-from project_corpus.corpus.layout import CORPUS_DIR
+from project_corpus.corpus.roots import resolve_root as resolve_root
 
 _DIR_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
 _FILE_FLAGS = os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC | os.O_NONBLOCK
@@ -31,45 +31,6 @@ class Entry(NamedTuple):
     path: str  # portable, relative to the root
     name: str
     kind: str
-
-
-def resolve_root(root: str | os.PathLike[str]) -> str:
-    """The project root, resolved once, as a `str` (links in its own path are allowed)."""
-    given = os.fspath(root)
-    path = os.path.realpath(given)
-    what = _root_problem(path)
-    if what:
-        raise ContextError(
-            "CONTEXT_ROOT",
-            f"{given} {what}",
-            hint="pass the project folder: the one that holds AGENTS.md and .project-corpus/",
-        )
-    parts = path.split(os.sep)  # ["", "home", ...]: the path is absolute
-    if CORPUS_DIR in parts:
-        project = os.path.join(os.sep, *parts[1 : parts.index(CORPUS_DIR)])
-        project = project if os.path.isabs(given) else os.path.relpath(project)
-        raise ContextError(
-            "CONTEXT_ROOT",
-            f"{given} is inside the corpus folder {CORPUS_DIR}/, not the project root",
-            hint=f"use the project root instead: {project}",
-        )
-    return path
-
-
-def _root_problem(path: str) -> str | None:
-    """Why PATH cannot be the project root, or None (never an exception: a root behind a
-    folder this user may not enter is a stable error, not a crash)."""
-    try:
-        st = os.stat(path)
-    except PermissionError:
-        return "cannot be reached: permission denied on the way"
-    except OSError:
-        return "does not exist"
-    if not stat.S_ISDIR(st.st_mode):
-        return "is not a directory"
-    if not os.access(path, os.R_OK | os.X_OK):
-        return "cannot be read: permission denied"
-    return None
 
 
 def _split(rel: str) -> list[str]:

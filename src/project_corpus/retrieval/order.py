@@ -46,12 +46,10 @@ def ordered(
     """The first LIMIT results of SCORED (sorted by −score, then index: source_path and
     line_start; read only as far as needed), de-duplicated, crowded sources demoted, re-sorted.
     IDENTITY gives an item's normalised text and its text's stem set (made once per item).
-
-    An item that cannot enter the LIMIT best kept so far (a crowded source's, demoted below
-    them) is passed over before any duplicate test, and so suppresses no later item. Every
-    kept item enters the LIMIT best, and each of the two runs (crowded and not) comes in
-    decreasing order, so at most 3 × LIMIT items are ever kept and a duplicate test costs
-    O(LIMIT), not O(items) (#26: a long source of distinct lines made them quadratic)."""
+    A crowded source's item demoted below the LIMIT best kept so far is passed over before
+    any duplicate test (it suppresses nothing): each kept item enters the LIMIT best from one
+    of two decreasing runs, so at most 3 × LIMIT are kept and a duplicate test is O(LIMIT),
+    not O(items) (#26: a long source of distinct lines made them quadratic)."""
     kept: list[tuple[int, int, Result]] = []
     seen_text: set[str] = set()
     kept_sets = _KeptSets()

@@ -28,6 +28,7 @@ from project_corpus.corpus.layout import REPORTS_DIR
 from project_corpus.corpus.layout import STATUS_PATH
 from project_corpus.corpus.layout import TASKS_DIR
 from project_corpus.corpus.policy import ID_RE
+from project_corpus.corpus.roots import resolve_new_root
 from project_corpus.retrieval.text import CYRILLIC_RE
 from project_corpus.retrieval.text import LATIN_RE
 
@@ -56,10 +57,11 @@ def init_corpus(
     lang: str = "en",
 ) -> list[str]:
     """Write a new, doctor-clean corpus under ROOT; returns the portable paths written."""
-    root_path = Path(root).absolute()
-    pid = project_id if project_id is not None else default_project_id(root_path)
+    named = Path(os.fspath(root)).absolute()  # the folder as the user named it (a link)
+    root_path = Path(resolve_new_root(root))
+    pid = project_id if project_id is not None else default_project_id(named)
     _check_id("--project-id", pid)
-    values = {"project_id": pid, "name": (name or root_path.name or pid).strip(), **_times()}
+    values = {"project_id": pid, "name": (name or named.name or pid).strip(), **_times()}
     files = {rel: _render(lang, tpl, values) if tpl else _plain(rel) for rel, tpl in INIT_FILES}
     return write_new(root_path, files)
 
@@ -179,7 +181,10 @@ def write_new(root: Path, files: dict[str, str]) -> list[str]:
             f"{', '.join(taken)}: already exists; nothing was written",
             hint="init and new only create files: move those away, or pick another ROOT or ID",
         )
-    root.mkdir(parents=True, exist_ok=True)
+    try:
+        root.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:  # a file on the way, no permission: nothing was written
+        raise ContextError("CONTEXT_ROOT", f"{root}: {exc.strerror}; nothing was written") from None
     for rel, text in files.items():
         _create(root, rel, text.encode("utf-8"))
     return sorted(files)
