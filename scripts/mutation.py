@@ -73,14 +73,37 @@ TARGETS = {
         "corpus/policy.py", ("tests/corpus/test_policy_guards.py", "tests/corpus/test_policy.py")
     ),
     "index": Target(
-        "index.py",
+        "index/store.py",
         (
             "tests/test_index_guards.py",
             "tests/test_index.py",
             "tests/hostile/test_staging.py",
             "tests/hostile/test_planted_index.py",
+            "tests/hostile/test_tampered_index.py",
+            "tests/hostile/test_write_guards.py",
             "tests/retrieval/test_indexed.py",
         ),
+    ),
+    "roots": Target(
+        "corpus/roots.py",
+        (
+            "tests/hostile/test_init_roots.py",
+            "tests/hostile/test_roots.py",
+            "tests/hostile/test_root_permission.py",
+            "tests/corpus/test_confinement.py",
+        ),
+    ),
+    "scaffold": Target(
+        "scaffold/create.py",
+        (
+            "tests/hostile/test_write_guards.py",
+            "tests/hostile/test_init_roots.py",
+            "tests/test_scaffold.py",
+        ),
+    ),
+    "outfile": Target(
+        "cli/outfile.py",
+        ("tests/hostile/test_write_guards.py", "tests/hostile/test_output_path.py"),
     ),
     "candidate": Target(
         "corpus/candidate.py", ("tests/test_candidate_guards.py", "tests/test_candidate.py")
@@ -111,8 +134,8 @@ TARGETS = {
             "tests/doctor/test_checks.py",
         ),
     ),
-    "trust": Target("trust/__init__.py", ("tests/trust/", "tests/test_mcp_server.py")),
-    "grant_file": Target("trust/grant_file.py", ("tests/trust/", "tests/test_mcp_server.py")),
+    "trust": Target("mcp_server/trust.py", ("tests/trust/", "tests/test_mcp_server.py")),
+    "grant_file": Target("mcp_server/grant_file.py", ("tests/trust/", "tests/test_mcp_server.py")),
 }
 
 _ZERO = "os.O_RDONLY is 0 on every POSIX system: dropping it from `|` changes nothing"

@@ -58,6 +58,7 @@ def write_report_file(root: str, output: str, text: str) -> None:
 
 
 def _write_in_place(target: Path, data: bytes) -> None:
+    # A device or pipe swapped for a link after the `lstat` is refused (ELOOP), not followed.
     fd = os.open(target, os.O_WRONLY | os.O_NOFOLLOW | os.O_CLOEXEC)
     try:
         os.write(fd, data)
@@ -67,7 +68,8 @@ def _write_in_place(target: Path, data: bytes) -> None:
 
 def _replace(target: Path, data: bytes) -> None:
     tmp = target.parent / f".{target.name}.{os.getpid()}.tmp"
-    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
+    # O_EXCL refuses a link planted at the temporary name (EEXIST, never followed).
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC
     fd = os.open(tmp, flags, 0o644)
     replaced = False
     try:

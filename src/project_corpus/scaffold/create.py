@@ -1,7 +1,7 @@
 """`init` and `new`: a conformant corpus from nothing, one Task or Report at a time.
 
 These are the only writers besides `build`, and they only create: every target is opened
-with exclusive, no-follow creation (`O_CREAT | O_EXCL | O_NOFOLLOW`) through directory
+with exclusive creation (`O_CREAT | O_EXCL`: never through a link) through directory
 descriptors that never follow a link, and every target is checked before the first byte is
 written, so an existing file or a link in the way is `INIT_EXISTS` and nothing is written.
 Templates ship in `project_corpus/scaffold/templates/{en,ru}` (docs/getting-started.md).
@@ -45,7 +45,10 @@ INIT_FILES = (
     (f"{HISTORY_DIR}/{KEEP}", None),
     (CACHE_GITIGNORE, None),
 )
-_FLAGS = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | getattr(os, "O_CLOEXEC", 0)
+# O_CREAT | O_EXCL refuses any existing name, a link included (POSIX: EEXIST, the link is not
+# followed): O_NOFOLLOW would be a second guard no test could tell (as `fs.write_exclusive`).
+_FLAGS = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0)
+# A folder swapped for a link after the checks is never entered (tests/hostile/test_write_guards.py).
 _DIR_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | getattr(os, "O_CLOEXEC", 0)
 
 
@@ -207,7 +210,10 @@ def _taken(root: Path, rel: str) -> bool:
 
 def _create(root: Path, rel: str, data: bytes) -> None:
     *folders, name = rel.split("/")
-    fd = os.open(root, _DIR_FLAGS)
+    try:
+        fd = os.open(root, _DIR_FLAGS)
+    except OSError as exc:  # the root swapped for a link or a file since it was checked
+        raise ContextError("CONTEXT_ROOT", f"{root}: {exc.strerror}; stopped writing") from None
     try:
         for folder in folders:
             with contextlib.suppress(FileExistsError):
