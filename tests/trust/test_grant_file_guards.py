@@ -204,3 +204,27 @@ def test_a_mistyped_or_empty_value_is_invalid(
     error = refused(out)
     assert error.code == "TRUST_INVALID"
     assert error.detail.startswith(f"`{key}` has an invalid value")
+
+
+@pytest.mark.parametrize("mode", [0o660, 0o620, 0o666, 0o606, 0o622, 0o777])
+def test_a_grant_writable_by_its_group_or_others_is_refused_with_a_hint(
+    make_corpus: MakeCorpus, tmp_path: Path, mode: int
+) -> None:
+    """As ssh refuses a key file others could change (#26); chmod 600 makes it usable."""
+    out = granted(make_corpus, tmp_path / "g.toml")
+    out.chmod(mode)
+    error = refused(out)
+    assert error.code == "TRUST_PATH"
+    assert f"(mode {mode:04o})" in error.detail
+    assert error.hint == f"chmod 600 {out}"
+    out.chmod(0o600)
+    assert grant_file.load_grant(out)
+
+
+@pytest.mark.parametrize("mode", [0o600, 0o400, 0o640, 0o644])
+def test_a_grant_only_its_owner_can_write_is_loaded(
+    make_corpus: MakeCorpus, tmp_path: Path, mode: int
+) -> None:
+    out = granted(make_corpus, tmp_path / "g.toml")
+    out.chmod(mode)
+    assert grant_file.load_grant(out)

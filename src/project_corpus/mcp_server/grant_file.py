@@ -186,9 +186,14 @@ def _check_grant_file(path: Path, st: os.stat_result) -> None:
         raise ContextError(
             "TRUST_PATH", f"{path}: not a regular file", hint="pass the grant file itself"
         )
-    if st.st_mode & stat.S_IWOTH:
+    # As ssh refuses a key that anyone but its owner could change (#26): a grant writable by
+    # a group could have its capabilities widened by any member.
+    if st.st_mode & (stat.S_IWGRP | stat.S_IWOTH):
+        who = "every user" if st.st_mode & stat.S_IWOTH else "its group"
         raise ContextError(
-            "TRUST_PATH", f"{path}: writable by every user", hint="chmod 600 the grant file"
+            "TRUST_PATH",
+            f"{path}: writable by {who} (mode {stat.S_IMODE(st.st_mode):04o}); never trusted",
+            hint=f"chmod 600 {path}",
         )
 
 

@@ -48,7 +48,7 @@ INIT_FILES = (
 # O_CREAT | O_EXCL refuses any existing name, a link included (POSIX: EEXIST, the link is not
 # followed): O_NOFOLLOW would be a second guard no test could tell (as `fs.write_exclusive`).
 _FLAGS = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0)
-# A folder swapped for a link after the checks is never entered (tests/hostile/test_write_guards.py).
+# A folder swapped for a link after the checks is never entered (test_write_guards.py).
 _DIR_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | getattr(os, "O_CLOEXEC", 0)
 
 
