@@ -91,6 +91,7 @@ TARGETS = {
             "tests/hostile/test_roots.py",
             "tests/hostile/test_root_permission.py",
             "tests/corpus/test_confinement.py",
+            "tests/cli/test_first_run_messages.py",
         ),
     ),
     "scaffold": Target(
@@ -99,6 +100,7 @@ TARGETS = {
             "tests/hostile/test_write_guards.py",
             "tests/hostile/test_init_roots.py",
             "tests/test_scaffold.py",
+            "tests/test_anchors.py",
         ),
     ),
     "outfile": Target(

@@ -92,3 +92,25 @@ def test_init_through_a_link_to_a_folder_writes_in_that_folder(cli: Cli, tmp_pat
     assert (tmp_path / "real" / ".project-corpus" / "state" / "PROJECT.md").is_file()
     assert "Project-ID: link" in (tmp_path / "real/.project-corpus/state/PROJECT.md").read_text()
     assert cli("context", "doctor", tmp_path / "link").code == 0
+
+
+def test_the_name_limits_are_the_file_system_s(tmp_path: Path) -> None:
+    """255 bytes per component, paths under 4,096 bytes: one byte more is CONTEXT_ROOT."""
+    from project_corpus.core.errors import ContextError
+    from project_corpus.corpus.roots import check_root_name
+
+    check_root_name(str(tmp_path / ("é" * 127 + "a")))  # 255 bytes
+    deep = "/" + "/".join(["a" * 200] * 25)
+    check_root_name(deep[:4095])
+    for bad in (str(tmp_path / ("é" * 128)), deep[:4096]):
+        with pytest.raises(ContextError) as caught:
+            check_root_name(bad)
+        assert caught.value.code == "CONTEXT_ROOT"
+        assert caught.value.detail == f"{bad[:80]}…: the path is too long for the file system"
+
+
+def test_a_root_inside_the_corpus_folder_names_the_project_root(cli: Cli, tmp_path: Path) -> None:
+    (tmp_path / "p" / ".project-corpus" / "state").mkdir(parents=True)
+    run = cli("context", "doctor", tmp_path / "p" / ".project-corpus" / "state")
+    assert_stable(run, "CONTEXT_ROOT")
+    assert run.error()["hint"] == f"use the project root instead: {tmp_path / 'p'}"
