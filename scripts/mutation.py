@@ -195,6 +195,8 @@ EQUIVALENT: dict[tuple[str, str, str], str] = {
     ("index", "load_verified", "`False` flipped"): "the open keeps the sources only "
     "(verify_index reads no item): loading every item row as well costs time, not a different "
     "answer; check_schema has type-checked every row either way",
+    ("roots", "_outside_corpus", "`1` → 0"): "parts[0] is the empty string before the "
+    "path's leading separator: joining it after os.sep gives the same path",
     ("policy", "may_hold", "`3` → 2"): "the scope ends with `/**`, so scope[:-2] is "
     "scope[:-3] and a `/`: one holds a `*` exactly when the other does",
     ("grant_file", "write_atomic", "`handle.flush()` deleted"): "closing the file at the end "
