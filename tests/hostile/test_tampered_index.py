@@ -33,7 +33,7 @@ from project_corpus.index.schema import COLUMN_TYPES
 from project_corpus.index.store import build_index
 from project_corpus.index.store import load_verified
 from project_corpus.retrieval.bundle import compile_bundle
-from project_corpus.retrieval.rank import query_index
+from project_corpus.retrieval.rank import query_corpus
 from tests.conftest import FIXTURES
 from tests.conftest import Run
 from tests.conftest import copy_fixture
@@ -62,7 +62,7 @@ def answers(root: Path, corpus_of: Callable[[Path], object]) -> Answers:
     corpus = corpus_of(root)
     found: Answers = {}
     for query in QUERIES:
-        found[f"query {query}"] = query_index(corpus, query, 100)  # type: ignore[arg-type]
+        found[f"query {query}"] = query_corpus(corpus, query, 100)  # type: ignore[arg-type]
         bundle = compile_bundle(corpus, query, 4000)  # type: ignore[arg-type]
         bundle.pop("created_at")
         found[f"bundle {query}"] = bundle
