@@ -21,7 +21,9 @@ import pytest
 from project_corpus.core import records
 from project_corpus.core import timeparse
 from project_corpus.corpus import policy
+from project_corpus.doctor import baseline
 from project_corpus.mcp_server import grant_file
+from project_corpus.review import git as review_git
 from tests.conftest import MakeCorpus
 from tests.conftest import Run
 from tests.conftest import valid_candidate
@@ -36,6 +38,10 @@ WHOLE_VALUE = {
     "core.timeparse._DATE_RE": (timeparse._DATE_RE, "2026-11-20"),
     "core.timeparse.STRICT_UTC_RE": (timeparse.STRICT_UTC_RE, "2026-11-20T09:00:00Z"),
     "mcp_server.grant_file._IDENTITY_RE": (grant_file._IDENTITY_RE, "1000:1000"),
+    "review.git.REVISION_RE": (review_git.REVISION_RE, "HEAD~2"),
+    "review.git.COMMIT_RE": (review_git.COMMIT_RE, "a" * 40),
+    "doctor.baseline.FINGERPRINT_RE": (baseline.FINGERPRINT_RE, "0" * 32),
+    "doctor.baseline.CODE_RE": (baseline.CODE_RE, "BROKEN_REFERENCE"),
 }
 # Applied to one line of a document split on "\n" (or with re.MULTILINE, to a line of a text):
 # a line never ends with a newline, so `$` is its end.

@@ -418,7 +418,7 @@ def test_an_index_that_stores_skeletons_is_one_to_rebuild(
     error = refused(load_verified, root)
     assert error.code == "INDEX_SCHEMA_MISMATCH"
     assert "earlier version" in error.detail
-    assert error.hint == "rebuild with `project-corpus context build ROOT`"
+    assert error.envelope("mem")["hint"] == "rebuild it with `project-corpus context build mem`"
     assert cli("context", "query", root, "cache").code == 2  # type: ignore[operator]
     assert cli("context", "build", root).code == 0  # type: ignore[operator]
     load_verified(root)

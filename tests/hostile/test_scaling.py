@@ -196,8 +196,15 @@ LIMITS: dict[str, tuple[str, ...] | str] = {
     "core.bounds.BOUNDS.top_k": "results an eval case reads (output)",
     "core.bounds.BOUNDS.eval_cases": "eval cases: one search each on a shared analysis",
     "cli.lint_commands.MAX_SOURCE_BYTES": "the pre-commit hook's file names, a bound on output",
-    "candidate.MAX_STATEMENT_CHARS": "a bound on one candidate field",
-    "candidate.MAX_REFS": "a bound on one candidate's evidence list",
+    "corpus.candidate.MAX_STATEMENT_CHARS": "a bound on one candidate field",
+    "corpus.candidate.MAX_REFS": "a bound on one candidate's evidence list",
+    "doctor.baseline.MAX_BASELINE_BYTES": "a baseline report is parsed once by `json`; its "
+    "findings are matched by fingerprint in a dict",
+    "output.review.MAX_ROWS": "rows of a review (output)",
+    "output.review.MAX_TEXT": "a cut of one review field (output)",
+    "review.git.MAX_LISTING_BYTES": "a bound on one `git ls-tree` listing, read once",
+    "review.lines.MAX_DIFF_LINES": "difflib compares at most 5,000 lines a side (a bounded "
+    "cost); a larger change counts as modified whole",
     "github.views.MAX_ROWS": "rows of a job summary (output)",
     "github.views.MAX_SECTION_BYTES": "bytes of a job summary (output)",
     "mcp_server.grant_file.MAX_GRANT_BYTES": "a trust grant is parsed once by `tomllib`",

@@ -91,10 +91,9 @@ def check_schema(conn: sqlite3.Connection, label: str) -> None:
     found = frozenset(conn.execute("SELECT type, name, tbl_name, sql FROM sqlite_master"))
     if found != EXPECTED_SCHEMA:
         if found == with_skeletons():
-            raise ContextError(
+            raise ContextError(  # the registry's hint: rebuild it with `context build ROOT`
                 "INDEX_SCHEMA_MISMATCH",
                 f"{label}: written by an earlier version (it stores document skeletons)",
-                hint="rebuild with `project-corpus context build ROOT`",
             )
         odd = sorted(f"{kind} {name}" for kind, name, _, _ in found - EXPECTED_SCHEMA)
         raise sqlite3.DatabaseError(f"unexpected schema objects: {', '.join(odd) or 'none'}")

@@ -25,9 +25,9 @@ from project_corpus.corpus.layout import CORPUS_DIR
 
 # A revision as people write them: names, hex, `~N`, `^N`, `^{commit}`, `@{N}`; no leading
 # `-` (an option), no `..` (a range), no `:` (a path), no wildcard or whitespace.
-REVISION_RE = re.compile(r"^[A-Za-z0-9_@][A-Za-z0-9_./@{}^~+-]{0,199}$")
+REVISION_RE = re.compile(r"^[A-Za-z0-9_@][A-Za-z0-9_./@{}^~+-]{0,199}\Z")
 # A commit ID: SHA-1 (40 hex digits) or SHA-256 (64) object names.
-COMMIT_RE = re.compile(r"^[0-9a-f]{40}(?:[0-9a-f]{24})?$")
+COMMIT_RE = re.compile(r"^[0-9a-f]{40}(?:[0-9a-f]{24})?\Z")
 # Listing the corpus folder of a revision stops past this many bytes (CONTEXT_LIMIT).
 MAX_LISTING_BYTES = 32 * 1024 * 1024
 AGENTS_PATH = "AGENTS.md"
