@@ -437,7 +437,7 @@ def test_in_process_tools_and_internal_errors(
     expected_bundle = compile_bundle(corpus, "rollback drill", 300)
     expected_candidate = validate_candidate(corpus, candidate(example))
 
-    def broken(root: Path, args: object) -> dict[str, object]:
+    def broken(space: object, args: object) -> dict[str, object]:
         raise KeyError("a bug")
 
     async def main() -> None:

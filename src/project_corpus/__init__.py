@@ -28,12 +28,14 @@ _API = {
     "memory_doctor": "project_corpus.doctor",
     "evaluate_dataset": "project_corpus.evaluate",
     "validate_candidate": "project_corpus.corpus.candidate",
+    "Workspace": "project_corpus.mcp_server.workspace",
 }
 
 __all__ = [
     "BundleRequest",
     "ContextError",
     "QueryRequest",
+    "Workspace",
     "__version__",
     "build_index",
     "collect",
@@ -57,6 +59,7 @@ if TYPE_CHECKING:
     from project_corpus.evaluate import evaluate_dataset
     from project_corpus.index.store import build_index
     from project_corpus.index.store import open_index
+    from project_corpus.mcp_server.workspace import Workspace
     from project_corpus.retrieval.bundle import compile_bundle
     from project_corpus.retrieval.entry import BundleRequest
     from project_corpus.retrieval.entry import QueryRequest

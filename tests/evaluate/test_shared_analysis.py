@@ -22,6 +22,7 @@ from project_corpus.core.records import Corpus
 from project_corpus.corpus.snapshot import collect
 from project_corpus.evaluate import evaluate_dataset
 from project_corpus.mcp_server import tools as mcp_tools
+from project_corpus.mcp_server.workspace import Workspace
 from project_corpus.retrieval import analysis as analysis_module
 from project_corpus.retrieval.analysis import Analysis
 from project_corpus.retrieval.analysis import analyse
@@ -136,18 +137,19 @@ def _without_time(document: Mapping[str, object]) -> dict[str, object]:
 def test_a_long_lived_server_answers_each_call_from_the_corpus_as_it_is_then(
     example: Path,
 ) -> None:
-    """The MCP tools collect a new corpus per call: an edit between two calls is seen, and
+    """The MCP tools ask the session's warm workspace: an edit between two calls is seen, and
     each answer equals a fresh compile of the corpus as it was at that call."""
     bundle_tool, query_tool = (mcp_tools.TOOLS[f"corpus.context_{n}"].run for n in NAMES)
+    space = Workspace(example)
     args = {"query": "exact next action zebra drill", "max_tokens": 400}
-    before = bundle_tool(example, args)
+    before = bundle_tool(space, args)
     assert _without_time(before) == _without_time(compile_bundle(collect(example), **args))
     status = example / ".project-corpus" / "state" / "STATUS.md"
     with status.open("a", encoding="utf-8") as file:
         file.write("Then run the zebra drill on cache-euw2-07 before the soak.\n")
-    after = bundle_tool(example, args)
+    after = bundle_tool(space, args)
     assert _without_time(after) == _without_time(compile_bundle(collect(example), **args))
     assert after["bundle_sha256"] != before["bundle_sha256"]
-    found = query_tool(example, {"query": "zebra drill", "limit": 3})
+    found = query_tool(space, {"query": "zebra drill", "limit": 3})
     assert found == query_corpus(collect(example), "zebra drill", 3)
     assert "zebra drill" in json.dumps(found)

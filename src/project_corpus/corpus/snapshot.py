@@ -12,6 +12,7 @@ import contextlib
 import gc
 import os
 from collections.abc import Iterator
+from typing import TYPE_CHECKING
 from typing import NamedTuple
 
 from project_corpus.core.digest import sha256_hex
@@ -46,6 +47,9 @@ from project_corpus.corpus.tree import Problem
 from project_corpus.corpus.tree import Tree
 from project_corpus.corpus.worktree import WorkTree
 
+if TYPE_CHECKING:
+    from project_corpus.corpus.memo import SnapshotMemo
+
 MAX_SOURCE_BYTES = 8 * 1024 * 1024
 MAX_SOURCES = 2048
 MAX_TOTAL_BYTES = 64 * 1024 * 1024
@@ -64,8 +68,10 @@ class SourceReader:
     """Parses the bytes a `Tree` yields under the limits; collects problems in the doctor's
     mode (raises them in strict mode)."""
 
-    def __init__(self, strict: bool) -> None:
+    def __init__(self, strict: bool, parsed: dict[str, Document] | None = None) -> None:
         self.strict = strict
+        self.parsed = parsed or {}  # sha256 -> document, of an earlier snapshot (`SnapshotMemo`)
+        self.documents: dict[str, Document] = {}  # sha256 -> document, of this snapshot
         self.findings: list[Finding] = []
         self.sources: list[RawSource] = []
         self.total_bytes = 0
@@ -100,14 +106,17 @@ class SourceReader:
                 "CONTEXT_LIMIT",
                 f"snapshot_bytes: more than {MAX_TOTAL_BYTES} bytes in scoped sources",
             )
-        try:
-            text = data.decode("utf-8")
-        except UnicodeDecodeError as exc:
-            code = "SOURCE_ENCODING" if self.strict else "INVALID_ENCODING"
-            self.problem(code, path, f"not UTF-8 at byte {exc.start}")
-            return
         sha = sha256_hex(data)
-        doc = parse_document(text)
+        doc = self.documents.get(sha) or self.parsed.get(sha)
+        if doc is None:  # bytes not parsed before (a memo hit decoded once already)
+            try:
+                text = data.decode("utf-8")
+            except UnicodeDecodeError as exc:
+                code = "SOURCE_ENCODING" if self.strict else "INVALID_ENCODING"
+                self.problem(code, path, f"not UTF-8 at byte {exc.start}")
+                return
+            doc = parse_document(text)
+        self.documents[sha] = doc
         self.nonblank += doc.nonblank_lines
         if self.nonblank > MAX_NONBLANK_LINES:
             raise ContextError(
@@ -132,34 +141,45 @@ def paused_gc() -> Iterator[None]:
             gc.enable()
 
 
-def collect(root: str | os.PathLike[str], *, strict: bool = True) -> Corpus:
+def collect(
+    root: str | os.PathLike[str], *, strict: bool = True, memo: SnapshotMemo | None = None
+) -> Corpus:
     """Read the scoped snapshot of ROOT.
 
     strict (every context command but doctor): a conformance problem raises
     PROTOCOL_NONCONFORMANT, a link SOURCE_LINK, bad UTF-8 SOURCE_ENCODING. Not strict (the
     doctor): those problems are returned as `Corpus.findings` and reading goes on. Every
     source is parsed from the bytes just read: nothing stored (the index) shapes a document.
+    MEMO (a long-lived caller's, `corpus.memo`) spares parsing the bytes it has parsed before
+    (the same bytes, the same document), and gives back its own `Corpus` when nothing it was
+    made of changed; every source is still read and hashed.
     """
     with paused_gc():
-        return _collect(root, strict)
+        return _collect(root, strict, memo)
 
 
-def _collect(root: str | os.PathLike[str], strict: bool) -> Corpus:
+def _collect(root: str | os.PathLike[str], strict: bool, memo: SnapshotMemo | None) -> Corpus:
     root_path = fs.resolve_root(root)
     if strict:  # the doctor and `new` ask for it themselves, before their configuration
         required.require_corpus(root_path, root)
-    return snapshot_of(WorkTree(root_path), strict=strict)
+    return snapshot_of(WorkTree(root_path), strict=strict, memo=memo)
 
 
-def snapshot_of(tree: Tree, *, strict: bool) -> Corpus:
+def snapshot_of(tree: Tree, *, strict: bool, memo: SnapshotMemo | None = None) -> Corpus:
     """The scoped snapshot of TREE (the working tree, or a git revision), as `collect`."""
     findings, warnings = required.required_paths(tree.kind)
     policy, policy_findings = _read_policy(tree, findings)
     findings.extend(policy_findings)
-    reader = SourceReader(strict)
-    for rel_dir, source_type in SOURCE_ROOTS.items():
-        if tree.kind(rel_dir) == "dir":
-            reader.read(tree, rel_dir, source_type, policy.read)
+    reader = SourceReader(strict, memo.documents if memo else None)
+    read = False
+    try:
+        for rel_dir, source_type in SOURCE_ROOTS.items():
+            if tree.kind(rel_dir) == "dir":
+                reader.read(tree, rel_dir, source_type, policy.read)
+        read = True
+    finally:
+        if memo is not None:  # this snapshot's documents only (none when reading failed)
+            memo.keep(reader.documents if read else {})
     findings.extend(reader.findings)
     raw = sorted(reader.sources, key=lambda s: s.path)
     findings.extend(required.path_findings([s.path for s in raw], strict))
@@ -170,7 +190,13 @@ def snapshot_of(tree: Tree, *, strict: bool) -> Corpus:
     if strict and findings:
         raise _nonconformant(findings)
     findings.extend(warnings)
-    return _assemble(tree.root, _project_id(by_path, strict), policy, raw, findings)
+    project_id = _project_id(by_path, strict)
+    if memo is None:
+        return _assemble(tree.root, project_id, policy, raw, findings)
+    made_of = (tree.root, policy.sha256, tuple(s[:4] for s in raw), tuple(findings))
+    return memo.corpus(
+        strict, made_of, lambda: _assemble(tree.root, project_id, policy, raw, findings)
+    )
 
 
 def _nonconformant(findings: list[Finding]) -> ContextError:

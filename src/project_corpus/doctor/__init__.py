@@ -24,7 +24,9 @@ from project_corpus.doctor._config import LintConfig
 from project_corpus.doctor._config import load_config
 from project_corpus.doctor._config import with_max_age
 from project_corpus.doctor._inputs import load_input
+from project_corpus.doctor.content import scan_terms
 from project_corpus.doctor.records import Check
+from project_corpus.doctor.records import DoctorMemo
 from project_corpus.doctor.records import DoctorView
 from project_corpus.doctor.records import Issue
 from project_corpus.doctor.records import LoadedJSON
@@ -38,7 +40,7 @@ from project_corpus.doctor.report import candidate_count
 from project_corpus.doctor.report import finalize
 from project_corpus.doctor.selection import narrow
 
-__all__ = ["CHECKS", "CHECKS_BY_CODE", "lint_corpus", "memory_doctor"]
+__all__ = ["CHECKS", "CHECKS_BY_CODE", "DoctorMemo", "lint_corpus", "memory_doctor"]
 
 
 def memory_doctor(
@@ -55,6 +57,7 @@ def memory_doctor(
     max_status_age: int | None = None,
     today: date | None = None,
     baseline: str | None = None,
+    memo: DoctorMemo | None = None,
 ) -> dict[str, object]:
     """Lint ROOT's corpus; with `check_index` (or an `index` path) also its stored index,
     with `bundle` a bundle file, with `candidates` candidate files. Returns the report.
@@ -62,6 +65,7 @@ def memory_doctor(
     (days) turns STATUS_AGE on over the configuration; `today` (UTC by default) is the date
     it compares with. With `baseline` (an earlier JSON or SARIF report) only the findings it
     lacks are `issues`; the others are listed under `baseline` (docs/doctor.md).
+    MEMO (a `Workspace`'s) spares re-parsing and re-scanning known bytes.
 
     Raises ContextError for a bad configuration (CONFIG_INVALID), a bad input file
     (CONTEXT_INPUT_PATH / CONTEXT_INPUT_JSON, BASELINE_INVALID), limits (CONTEXT_LIMIT) or a
@@ -74,9 +78,8 @@ def memory_doctor(
     lint = narrow(load_config(root_path, config, CHECKS_BY_CODE), CHECKS_BY_CODE, select, ignore)
     lint = with_max_age(lint, max_status_age)
     earlier = _read_baseline(baseline) if baseline is not None else None
-    view = gather(
-        root_path, lint, check_index or index is not None, index, bundle, candidates, today
-    )
+    wants_index = check_index or index is not None
+    view = gather(root_path, lint, wants_index, index, bundle, candidates, today, memo)
     issues, skipped = run_checks(view, CHECKS, lint)
     entries = judge_suppressions(issues, skipped, lint, view.corpus)
     return _report(view, entries, skipped, fail_on, earlier)
@@ -149,15 +152,19 @@ def gather(
     bundle: str | None,
     candidates: Sequence[str],
     today: date | None,
+    memo: DoctorMemo | None = None,
 ) -> DoctorView:
-    """Read everything the checks need, once: inputs first (they may refuse), then the corpus."""
+    """Read everything the checks need, once: inputs first (they may refuse), then the corpus
+    (through MEMO's snapshot memo and content scans, when given)."""
     from project_corpus.corpus.snapshot import collect
     from project_corpus.doctor.index import open_for_doctor
 
     stored, error, index_rel = open_for_doctor(root, index) if wants_index else (None, None, "")
     bundle_file = _load_bundle(root, bundle)
     candidate_files = tuple(load_input(root, path) for path in candidates)
-    corpus = collect(root, strict=False)
+    corpus = collect(root, strict=False, memo=memo.snapshot if memo else None)
+    shas = (source.sha256 for source in corpus.sources)
+    scans = memo.scans.for_run(scan_terms(lint), shas) if memo else {}
     return DoctorView(
         corpus=corpus,
         config=lint,
@@ -169,7 +176,7 @@ def gather(
         candidates=candidate_files,
         snapshot_issues=_by_code(at_value(from_finding(f), corpus) for f in corpus.findings),
         candidate_issues=_candidate_issues(candidate_files, corpus),
-        scans={},
+        scans=scans,
         gates=GATES,
         today=today,
     )

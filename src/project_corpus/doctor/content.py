@@ -25,6 +25,7 @@ from project_corpus.corpus.classify import TIMESTAMP_KEYS
 from project_corpus.corpus.layout import STATUS_PATH
 from project_corpus.corpus.protocol import check_artifact
 from project_corpus.doctor import _volatile as volatile
+from project_corpus.doctor._config import LintConfig
 from project_corpus.doctor.records import ContentScan
 from project_corpus.doctor.records import DoctorView
 from project_corpus.doctor.records import Issue
@@ -86,10 +87,10 @@ def duplicate_memory_item(view: DoctorView) -> Iterator[Issue]:
 def _scan(view: DoctorView, source: Source, matcher: volatile.Matcher | None) -> ContentScan:
     """SOURCE's content as the duplicate and volatile checks need it, scanned once per run
     (`content_scan`); MATCHER is `_matcher(view)`, worked out once per check."""
-    found = view.scans.get(source.path)
-    if found is None:
+    found = view.scans.get(source.sha256)
+    if found is None:  # the same bytes scan alike: keyed by content (a warm caller keeps it)
         found = content_scan(source.doc, matcher)
-        view.scans[source.path] = found
+        view.scans[source.sha256] = found
     return found
 
 
@@ -122,6 +123,12 @@ def _with_anchors(
     known = dict(zip(map(id, counted), normalised, strict=True))  # by identity: no hashing
     rest = iter(collapse_all([text for span, text in candidates if id(span) not in known]))
     return [(span, known[id(span)] if id(span) in known else next(rest)) for span, _ in candidates]
+
+
+def scan_terms(config: LintConfig) -> object:
+    """What `content_scan`'s matcher is made of under CONFIG (a warm caller's memo key)."""
+    off = config.rules.get("VOLATILE_WITHOUT_FRESHNESS") == "off"
+    return None if off else tuple(sorted(config.volatile_terms.items()))
 
 
 def _matcher(view: DoctorView) -> volatile.Matcher | None:

@@ -25,6 +25,7 @@ from project_corpus.core.records import Span
 from project_corpus.doctor._config import LintConfig
 
 if TYPE_CHECKING:
+    from project_corpus.corpus.memo import SnapshotMemo
     from project_corpus.index.schema import StoredIndex
 
 # What a check needs before it can run; a check whose need is unmet is listed in
@@ -84,6 +85,31 @@ class ContentScan(NamedTuple):
     candidates: list[tuple[Span, str]]
 
 
+class ScanMemo:
+    """The content scans of the current sources, kept between doctor runs by a long-lived
+    caller (`DoctorMemo`): {sha256: scan}, valid for one set of volatile terms. Owns its table."""
+
+    def __init__(self) -> None:
+        self.terms: object = None  # the volatile terms the scans were made with
+        self.scans: dict[str, ContentScan] = {}
+
+    def for_run(self, terms: object, shas: Iterable[str]) -> dict[str, ContentScan]:
+        """The scans to start a run with: those of SHAS, when made with TERMS."""
+        if terms != self.terms:
+            self.terms, self.scans = terms, {}
+        current = set(shas)
+        self.scans = {sha: scan for sha, scan in self.scans.items() if sha in current}
+        return self.scans
+
+
+class DoctorMemo(NamedTuple):
+    """What a long-lived caller (`Workspace`) keeps between doctor runs: the snapshot's memo
+    (parsed documents, the last corpus) and the per-document content scans."""
+
+    snapshot: "SnapshotMemo"
+    scans: ScanMemo
+
+
 class DoctorView(NamedTuple):
     """Everything the checks read, gathered once by `memory_doctor`."""
 
@@ -97,7 +123,7 @@ class DoctorView(NamedTuple):
     candidates: tuple[LoadedJSON, ...]
     snapshot_issues: dict[str, tuple[Issue, ...]]  # engine findings by code
     candidate_issues: dict[str, tuple[Issue, ...]]  # candidate problems by code
-    scans: dict[str, ContentScan]  # each source's content, by path (content.py)
+    scans: dict[str, ContentScan]  # each source's content, by its SHA-256 (content.py)
     gates: dict[str, bool]  # every registered code -> whether it is a conformance gate
     today: date | None = None  # the UTC date STATUS_AGE compares with (injected by tests)
 

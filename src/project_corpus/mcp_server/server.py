@@ -7,7 +7,8 @@ Every `tools/list` and `tools/call` recomputes them (one grant read, one policy 
 stat), so a policy edited or a root replaced after start denies the very next call. A tool
 is listed and callable only while `corpus.context` is effective too.
 
-Each call reads the current scoped sources into an in-memory `Corpus` (`snapshot.collect`);
+Each call asks the session's `Workspace` (`mcp_server.workspace`): it re-reads and re-hashes
+the current scoped sources and re-parses only what changed, keeping the rest warm in memory;
 no index is read or written and nothing is written anywhere. Arguments are checked exactly
 by `mcp_tools.check_arguments` (the SDK does not validate them against the input schema): an
 unknown or missing key or a wrong JSON type is `MCP_ARGUMENTS`; values are then checked by
@@ -21,17 +22,20 @@ The tools themselves (arguments, bounds, the functions they run, the argument ch
 
 from __future__ import annotations
 
+import asyncio
 import gc
 import json
 import logging
 import sys
 import threading
+from collections.abc import Callable
 from collections.abc import Mapping
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 from typing import NamedTuple
+from typing import TypeVar
 
 import anyio
-import anyio.to_thread
 from mcp import MCPError
 from mcp import types
 from mcp.server import Server
@@ -49,6 +53,7 @@ from project_corpus.mcp_server.tools import TOOLS
 from project_corpus.mcp_server.tools import check_arguments
 from project_corpus.mcp_server.tools import input_schema
 from project_corpus.mcp_server.tools import tool_names
+from project_corpus.mcp_server.workspace import Workspace
 
 LOG = logging.getLogger("project_corpus.mcp")
 SERVER_NAME = "project-corpus"
@@ -61,20 +66,22 @@ INSTRUCTIONS = (
     "Pointers into a Project Corpus (Protocol V2). Every result is non-authoritative: read the "
     "primary source it names before making an authority claim."
 )
-# retrieval keeps a module-level analysis cache; one call at a time keeps it coherent.
+# One call at a time: the capability checks around a call and the call itself are one step.
 _CALL_LOCK = threading.Lock()
 
 
 class Session(NamedTuple):
     """What a server session was started with; capabilities are recomputed from it per call.
 
-    `names` maps each listed tool name to its protocol (registry) name.
+    `names` maps each listed tool name to its protocol (registry) name; `workspace` keeps
+    the session's warm state (one per session).
     """
 
     root: str
     grant_path: str
     allow: frozenset[str]
     names: Mapping[str, str]
+    workspace: Workspace
 
 
 def tool_definition(name: str, listed: str | None = None) -> types.Tool:
@@ -119,7 +126,7 @@ def call(
     try:
         with _CALL_LOCK:
             authorize(session, TOOL_CAPABILITIES)
-            payload = spec.run(session.root, check_arguments(name, spec.params, arguments))
+            payload = spec.run(session.workspace, check_arguments(name, spec.params, arguments))
             authorize(session, TOOL_CAPABILITIES)  # the policy did not change while we read
     except ContextError as exc:
         LOG.info("%s: %s", name, exc.code)
@@ -146,13 +153,25 @@ def tool_result(payload: Mapping[str, object], is_error: bool) -> types.CallTool
 # --- the server ----------------------------------------------------------------------------
 
 
+T = TypeVar("T")
+
+
 def build_server(session: Session) -> Server[Any]:
-    """A low-level SDK server whose handlers close over SESSION."""
+    """A low-level SDK server whose handlers close over SESSION.
+
+    Calls run in one worker thread of the session's own, so that the event loop keeps
+    answering pings and cancellations meanwhile. One thread, not a pool's: the C allocator
+    keeps an arena per thread, and a warm corpus rebuilt in ever other threads left the
+    server's peak RSS growing by ~10 MB per edit (docs/performance.md, "The warm path")."""
+    worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="project-corpus-call")
+
+    async def in_worker(function: Callable[..., T], *args: object) -> T:
+        return await asyncio.wrap_future(worker.submit(function, *args))
 
     async def list_tools(
         ctx: ServerRequestContext[Any], params: types.PaginatedRequestParams | None
     ) -> types.ListToolsResult:
-        available = await anyio.to_thread.run_sync(tools_available, session)
+        available = await in_worker(tools_available, session)
         tools = [tool_definition(name, listed) for listed, name in session.names.items()]
         return types.ListToolsResult(tools=tools if available else [])
 
@@ -162,7 +181,7 @@ def build_server(session: Session) -> Server[Any]:
         name = session.names.get(params.name)
         if name is None:
             raise MCPError(types.INVALID_PARAMS, f"Unknown tool: {params.name}")
-        payload, is_error = await anyio.to_thread.run_sync(call, session, name, params.arguments)
+        payload, is_error = await in_worker(call, session, name, params.arguments)
         return tool_result(payload, is_error)
 
     return Server(
@@ -184,7 +203,8 @@ def start_session(
     if root is None:
         root = str(grant_file.load_grant(grant_path)["physical_root"])
     try:
-        session = Session(fs.resolve_root(root), grant_path, allow, tool_names(naming))
+        resolved = fs.resolve_root(root)
+        session = Session(resolved, grant_path, allow, tool_names(naming), Workspace(resolved))
         return session, authorize(session, START_CAPABILITIES)
     except ContextError as exc:
         if root in exc.detail:

@@ -15,12 +15,7 @@ from typing import NamedTuple
 
 from project_corpus.core.bounds import BOUNDS
 from project_corpus.core.errors import ContextError
-from project_corpus.corpus.candidate import validate_candidate_at
-from project_corpus.doctor import memory_doctor
-from project_corpus.retrieval.entry import BundleRequest
-from project_corpus.retrieval.entry import QueryRequest
-from project_corpus.retrieval.entry import run_bundle
-from project_corpus.retrieval.entry import run_query
+from project_corpus.mcp_server.workspace import Workspace
 
 
 class Param(NamedTuple):
@@ -31,7 +26,7 @@ class Param(NamedTuple):
     schema: Mapping[str, object]
 
 
-Runner = Callable[[str, Mapping[str, Any]], Mapping[str, object]]
+Runner = Callable[[Workspace, Mapping[str, Any]], Mapping[str, object]]
 
 
 class ToolSpec(NamedTuple):
@@ -44,25 +39,24 @@ class ToolSpec(NamedTuple):
 # --- the tools -----------------------------------------------------------------------------
 
 
-# Every call reads the current sources afresh (`fresh=True`): the MCP server reads no index.
+# Every call asks the session's `Workspace`: the current sources, re-read and re-hashed, with
+# what it parsed and analysed before kept warm; the MCP server reads no index.
 
 
-def _query(root: str, args: Mapping[str, Any]) -> Mapping[str, object]:
-    limit = args.get("limit", BOUNDS.limit.default)
-    return run_query(QueryRequest(root=root, query=args["query"], limit=limit, fresh=True))
+def _query(space: Workspace, args: Mapping[str, Any]) -> Mapping[str, object]:
+    return space.query(args["query"], args.get("limit", BOUNDS.limit.default))
 
 
-def _bundle(root: str, args: Mapping[str, Any]) -> Mapping[str, object]:
-    budget = args.get("max_tokens", BOUNDS.max_tokens.default)
-    return run_bundle(BundleRequest(root=root, query=args["query"], max_tokens=budget, fresh=True))
+def _bundle(space: Workspace, args: Mapping[str, Any]) -> Mapping[str, object]:
+    return space.bundle(args["query"], args.get("max_tokens", BOUNDS.max_tokens.default))
 
 
-def _doctor(root: str, args: Mapping[str, Any]) -> Mapping[str, object]:
-    return memory_doctor(root)
+def _doctor(space: Workspace, args: Mapping[str, Any]) -> Mapping[str, object]:
+    return space.doctor()
 
 
-def _candidate(root: str, args: Mapping[str, Any]) -> Mapping[str, object]:
-    return validate_candidate_at(root, args["candidate"])
+def _candidate(space: Workspace, args: Mapping[str, Any]) -> Mapping[str, object]:
+    return space.validate_candidate(args["candidate"])
 
 
 _QUERY = Param("string", True, {"minLength": 1, "description": "What to look for."})

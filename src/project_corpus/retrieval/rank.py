@@ -280,13 +280,14 @@ def _result(
     return Result(item, score, reasons), index
 
 
-def query_result(corpus: Corpus, asked: Ask) -> dict[str, object]:
-    """The `context query` document for the validated ASKED over a verified CORPUS."""
+def query_result(corpus: Corpus, asked: Ask, analysis: Analysis | None = None) -> dict[str, object]:
+    """The `context query` document for the validated ASKED over a verified CORPUS (ANALYSIS,
+    when given, is CORPUS's: `rank_corpus`)."""
     return {
         "schema_version": QUERY_SCHEMA_VERSION,
         "project_id": corpus.project_id,
         "query": asked.query,
-        "results": [r.as_dict() for r in rank_corpus(corpus, asked)],
+        "results": [r.as_dict() for r in rank_corpus(corpus, asked, analysis=analysis)],
         "non_authoritative": True,
     }
 
