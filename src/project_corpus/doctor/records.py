@@ -97,9 +97,13 @@ class ScanMemo:
         """The scans to start a run with: those of SHAS, when made with TERMS."""
         if terms != self.terms:
             self.terms, self.scans = terms, {}
+        self.prune(shas)
+        return self.scans
+
+    def prune(self, shas: Iterable[str]) -> None:
+        """Keep the scans of SHAS only (the current sources)."""
         current = set(shas)
         self.scans = {sha: scan for sha, scan in self.scans.items() if sha in current}
-        return self.scans
 
 
 class DoctorMemo(NamedTuple):

@@ -121,11 +121,20 @@ class Workspace:
         with self._lock:
             return validate_candidate(self._current().corpus, candidate)
 
+    def held(self) -> frozenset[str]:
+        """The SHA-256 of every source whose parse or scan the workspace holds: after a call,
+        those of the sources it read, never more."""
+        with self._lock:
+            return frozenset(self._snapshot.documents) | frozenset(self._scans.scans)
+
     def _current(self) -> Warm:
         """The strict corpus of the sources as they are now, with its analysis: the last
         one's when `collect` gave back the same corpus."""
         warm, self._warm = self._warm, None  # nothing stale is kept when reading fails
-        corpus = collect(self.root, memo=self._snapshot)
+        try:
+            corpus = collect(self.root, memo=self._snapshot)
+        finally:
+            self._scans.prune(self._snapshot.documents)  # the doctor's, of removed sources
         if warm is None or warm.corpus is not corpus:
             del warm  # the old analysis is freed before the new one is made (peak memory)
             with paused_gc():
