@@ -35,7 +35,7 @@ async def mcp_outputs(s: ClientSession) -> dict[str, object]:
     arguments = {"query": QUERY, "max_tokens": 400}
     bundle = result_of(await s.call_tool("corpus_context_bundle", arguments))
     doctor = result_of(await s.call_tool("corpus_context_doctor", {}))
-    assert not (query.is_error or bundle.is_error or doctor.is_error)
+    assert [query.is_error, bundle.is_error, doctor.is_error] == [False, False, False]
     bundle_data = json.loads(bundle.content[0].text)  # type: ignore[union-attr]
     bundle_data.pop("created_at")
     return {
