@@ -283,3 +283,19 @@ def test_a_narrower_folder_scope_grants_that_folder_only_not_a_longer_name(
     )
     paths = [s.path for s in collect(root).sources if s.path.startswith(R)]
     assert paths == [R + "archive/kept.md"]
+
+
+def test_the_reader_refuses_an_oversized_source_whatever_tree_yields_it() -> None:
+    """Defence in depth: a `Tree` reads within the per-source limit, and the reader checks it
+    again, so a tree that yields more (a git object, a future tree) cannot pass it."""
+    from project_corpus.core.errors import ContextError
+    from project_corpus.corpus.snapshot import MAX_SOURCE_BYTES
+    from project_corpus.corpus.snapshot import SourceReader
+
+    reader = SourceReader(strict=False)
+    reader.add(".project-corpus/history/ok.md", "history", b"# Fine\n")
+    with pytest.raises(ContextError) as raised:
+        reader.add(".project-corpus/history/big.md", "history", b"x" * (MAX_SOURCE_BYTES + 1))
+    assert raised.value.code == "CONTEXT_LIMIT"
+    assert "source_bytes" in raised.value.detail
+    assert [s.path for s in reader.sources] == [".project-corpus/history/ok.md"]
