@@ -158,3 +158,23 @@ def test_ruff_names_of_the_format_and_output_options(
     # an error follows the format asked for under either name
     bad = cli("context", "doctor", root, "--output-format", "text", "--config", "none.yaml")
     assert bad.err.startswith("error[CONFIG_INVALID]: none.yaml: no such file")
+
+
+def test_query_and_bundle_text_name_sources_from_the_current_folder(parent: Path, cli: Cli) -> None:
+    assert cli("context", "build", parent.name).code == 0
+    query = cli("context", "query", parent.name, "canary pool", "--format", "text").out
+    assert f" {parent.name}/{NOTE}:5-6 " in query
+    bundle = cli("context", "bundle", parent.name, "canary pool", "--format", "text").out
+    assert f"  - {parent.name}/{STATUS} (" in bundle
+    assert f" {parent.name}/{NOTE}:5-6 " in bundle
+    as_json = json.loads(cli("context", "query", parent.name, "canary pool").out)
+    assert as_json["results"][0]["source_path"] == NOTE
+
+
+def test_query_text_from_inside_the_root_names_root_relative_paths(
+    parent: Path, cli: Cli, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    assert cli("context", "build", parent.name).code == 0
+    monkeypatch.chdir(parent)
+    here = cli("context", "query", ".", "canary pool", "--format", "text").out
+    assert f" {NOTE}:5-6 " in here

@@ -117,7 +117,8 @@ def test_text_at_a_terminal_json_when_piped(root: Path, name: str) -> None:
         assert piped.out == explicit.out
     if name == "query":
         first = data["results"][0]
-        assert f"  1. {first['source_path']}:{first['line_start']}" in tty.out
+        shown = f"{root}/{first['source_path']}"  # from the current folder, as ROOT was given
+        assert f"  1. {shown}:{first['line_start']}" in tty.out
         assert first["section"] in tty.out
         assert f"score {first['retrieval_score']}" in tty.out
     elif name == "bundle":

@@ -52,7 +52,7 @@ def query(root: str, query: str, index: str | None, limit: str, fmt: str) -> int
     from project_corpus.retrieval.entry import run_query
 
     request = QueryRequest(root=root, query=query, limit=limit, index_path=index)
-    emit_result(run_query(request), fmt, "query")
+    emit_result(run_query(request), fmt, "query", root)
     return EXIT_OK
 
 
@@ -74,7 +74,7 @@ def bundle(root: str, query: str, index: str | None, max_tokens: str, fmt: str) 
     from project_corpus.retrieval.entry import run_bundle
 
     request = BundleRequest(root=root, query=query, max_tokens=max_tokens, index_path=index)
-    emit_result(run_bundle(request), fmt, "bundle")
+    emit_result(run_bundle(request), fmt, "bundle", root)
     return EXIT_OK
 
 

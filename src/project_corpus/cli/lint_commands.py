@@ -10,6 +10,7 @@ import click
 
 from project_corpus.cli.options import FORMATS
 from project_corpus.cli.options import Command
+from project_corpus.cli.options import display_prefix
 from project_corpus.cli.options import fail_on_option
 from project_corpus.cli.options import format_option
 from project_corpus.cli.options import index_option
@@ -90,15 +91,6 @@ def with_root(text: str, root: str) -> str:
     shown = quote(os.path.normpath(root))
     command = re.compile(r"`project-corpus [^`]*`")
     return command.sub(lambda m: re.sub(r"\bROOT\b", shown, m.group(0)), text)
-
-
-def display_prefix(root: str) -> str:
-    """ROOT as the command line named it, `/`-terminated, to put before a ROOT-relative path
-    ("" for the current folder): `mem/.project-corpus/state/STATUS.md` opens from here."""
-    shown = os.path.normpath(root)
-    if shown == os.curdir:
-        return ""
-    return shown.replace(os.sep, "/").rstrip("/") + "/"
 
 
 def report_options(root: str, fmt: str, output: str | None, **text: bool) -> TextOptions | None:

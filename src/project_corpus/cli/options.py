@@ -42,16 +42,48 @@ def format_option(*choices: str) -> Callable[[Command], Command]:
     )
 
 
-def emit_result(result: Mapping[str, object], fmt: str, view: str) -> None:
-    """RESULT as JSON, or as its text VIEW (`output.views.VIEWS`) when FMT resolves to text."""
+def emit_result(result: Mapping[str, object], fmt: str, view: str, root: str | None = None) -> None:
+    """RESULT as JSON, or as its text VIEW (`output.views.VIEWS`) when FMT resolves to text;
+    with ROOT (as given), the text's source paths are written from the current folder, as
+    the doctor's are (JSON keeps them ROOT-relative)."""
     if resolve_format(fmt) == "text":
         from project_corpus.output.views import VIEWS
 
-        emit(VIEWS[view](result))
+        shown = from_here(result, display_prefix(root)) if root is not None else result
+        emit(VIEWS[view](shown))
     else:
         from project_corpus.core.jsonio import pretty
 
         emit(pretty(result))
+
+
+def display_prefix(root: str) -> str:
+    """ROOT as the command line named it, `/`-terminated, to put before a ROOT-relative path
+    ("" for the current folder): `mem/.project-corpus/state/STATUS.md` opens from here."""
+    shown = os.path.normpath(root)
+    if shown == os.curdir:
+        return ""
+    return shown.replace(os.sep, "/").rstrip("/") + "/"
+
+
+def from_here(result: Mapping[str, object], prefix: str) -> Mapping[str, object]:
+    """RESULT with the `source_path` of its results, items and mandatory reads behind PREFIX
+    (a copy; the result itself is never changed)."""
+    if not prefix:
+        return result
+
+    def moved(entries: object) -> object:
+        if not isinstance(entries, list):
+            return entries
+        return [
+            {**entry, "source_path": prefix + str(entry["source_path"])}
+            if isinstance(entry, Mapping) and "source_path" in entry
+            else entry
+            for entry in entries
+        ]
+
+    keys = ("results", "items", "mandatory_reads")
+    return {key: moved(value) if key in keys else value for key, value in result.items()}
 
 
 def resolve_format(fmt: str, output: str | None = None) -> str:
