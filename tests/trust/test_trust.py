@@ -537,3 +537,18 @@ def test_trust_show_exits_1_when_the_grant_denies_and_prints_every_field(
     assert "{" not in denied.out
     assert "True" not in denied.out
     assert "False" not in denied.out
+
+
+def test_policy_warnings_name_line_one_when_the_policy_does_not_say_where_a_key_is() -> None:
+    """A policy record without key lines (built by hand, or a key the parser did not place):
+    the warning still names a line a person can open, the first."""
+    from project_corpus.core.records import Policy
+
+    policy = Policy("2.0", "demo-app", "READ_ONLY", (), (), (), {}, "0" * 64, {})
+    (warning,) = trust.policy_warnings(policy, ["mcp.stdio"])
+    assert "(.project-corpus/policy.toml:1)" in warning
+    assert "choose a profile that includes it (.project-corpus/policy.toml:1)" in warning
+    placed = policy._replace(lines={"allow": 7, "profile": 3})
+    (warning,) = trust.policy_warnings(placed, ["mcp.stdio"])
+    assert "(.project-corpus/policy.toml:7)" in warning
+    assert "(.project-corpus/policy.toml:3)" in warning
