@@ -546,9 +546,9 @@ def test_policy_warnings_name_line_one_when_the_policy_does_not_say_where_a_key_
 
     policy = Policy("2.0", "demo-app", "READ_ONLY", (), (), (), {}, "0" * 64, {})
     (warning,) = trust.policy_warnings(policy, ["mcp.stdio"])
-    assert "(.project-corpus/policy.toml:1)" in warning
+    assert "`[capabilities] allow` (.project-corpus/policy.toml:1)" in warning
     assert "choose a profile that includes it (.project-corpus/policy.toml:1)" in warning
     placed = policy._replace(lines={"allow": 7, "profile": 3})
     (warning,) = trust.policy_warnings(placed, ["mcp.stdio"])
-    assert "(.project-corpus/policy.toml:7)" in warning
-    assert "(.project-corpus/policy.toml:3)" in warning
+    assert "`[capabilities] allow` (.project-corpus/policy.toml:7)" in warning
+    assert "includes it (.project-corpus/policy.toml:3)" in warning
