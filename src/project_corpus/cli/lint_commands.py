@@ -14,6 +14,7 @@ from project_corpus.cli.options import display_prefix
 from project_corpus.cli.options import fail_on_option
 from project_corpus.cli.options import format_option
 from project_corpus.cli.options import index_option
+from project_corpus.cli.options import output_option
 from project_corpus.cli.options import resolve_format
 from project_corpus.cli.options import root_arg
 from project_corpus.cli.options import use_color
@@ -140,14 +141,7 @@ def _codes_option(name: str, help_text: str) -> Callable[[Command], Command]:
 @_codes_option("--select", "Report only these checks (codes or names; repeatable).")
 @_codes_option("--ignore", "Do not report these checks (codes or names; repeatable).")
 @format_option(*FORMATS)
-@click.option(
-    "--output",
-    "--output-file",
-    "output",
-    default=None,
-    metavar="FILE",
-    help="Write the report to FILE.",
-)
+@output_option()
 @fail_on_option()
 @click.option("--exit-zero", is_flag=True, help="Exit 0 even when findings fail the run.")
 @click.option("--statistics", is_flag=True, help="Text: add a count per code.")
@@ -210,14 +204,7 @@ def doctor(
     "--input", "inputs", multiple=True, metavar="FILE", help="A candidate JSON file (repeatable)."
 )
 @format_option(*FORMATS)
-@click.option(
-    "--output",
-    "--output-file",
-    "output",
-    default=None,
-    metavar="FILE",
-    help="Write the report to FILE.",
-)
+@output_option()
 @click.option("--exit-zero", is_flag=True, help="Exit 0 even when a candidate is invalid.")
 def candidate_validate(
     root: str,

@@ -42,6 +42,18 @@ def format_option(*choices: str) -> Callable[[Command], Command]:
     )
 
 
+def output_option(what: str = "report") -> Callable[[Command], Command]:
+    """`--output FILE` (ruff's `--output-file` too): write the report to FILE."""
+    return click.option(
+        "--output",
+        "--output-file",
+        "output",
+        default=None,
+        metavar="FILE",
+        help=f"Write the {what} to FILE.",
+    )
+
+
 def emit_result(result: Mapping[str, object], fmt: str, view: str, root: str | None = None) -> None:
     """RESULT as JSON, or as its text VIEW (`output.views.VIEWS`) when FMT resolves to text;
     with ROOT (as given), the text's source paths are written from the current folder, as

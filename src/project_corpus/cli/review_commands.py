@@ -6,6 +6,7 @@ import click
 
 from project_corpus.cli.options import fail_on_option
 from project_corpus.cli.options import format_option
+from project_corpus.cli.options import output_option
 from project_corpus.cli.options import resolve_format
 from project_corpus.cli.options import root_arg
 from project_corpus.cli.options import write_output
@@ -34,7 +35,7 @@ REVIEW_FORMATS = ("json", "markdown", "text", "github")
 )
 @click.option("--config", "config", default=None, metavar="FILE", help="Lint configuration (YAML).")
 @format_option(*REVIEW_FORMATS)
-@click.option("--output", "output", default=None, metavar="FILE", help="Write the review to FILE.")
+@output_option("review")
 @fail_on_option()
 @click.option("--exit-zero", is_flag=True, help="Exit 0 even when new findings fail the run.")
 def review(
