@@ -10,7 +10,8 @@ placeholders; every source line it copies is kept byte for byte, and it checks t
 Without NAME every corpus under ``corpora/`` is converted. ``--check`` regenerates in memory
 and exits 1 when the committed output differs. ``--write-eval`` only rewrites each corpus's
 ``eval.json`` from its ``questions.json``. The manifest format is in README.md beside this
-file. Standard library only.
+file. It runs with the project installed: the Protocol section names come from
+`project_corpus.corpus.protocol`, their one home.
 """
 
 from __future__ import annotations
@@ -24,6 +25,11 @@ from dataclasses import dataclass
 from dataclasses import field
 from pathlib import Path
 from typing import Any
+
+from project_corpus.corpus.protocol import PROJECT_SECTIONS
+from project_corpus.corpus.protocol import REPORT_SECTIONS
+from project_corpus.corpus.protocol import STATUS_SECTIONS
+from project_corpus.corpus.protocol import TASK_SECTIONS
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent.parent
@@ -47,15 +53,6 @@ LIFECYCLES = ("ACTIVE", "PAUSED", "BLOCKED", "COMPLETE")
 EVIDENCE = ("OBSERVED", "DOCUMENTED", "INFERRED", "UNVERIFIED")
 FOLDERS = ("state", "tasks", "reports", "history")
 
-PROJECT_SECTIONS = ("Objective", "Invariants", "Durable Scope Boundaries", "Non-Goals")
-STATUS_SECTIONS = (
-    "Current Verified Baseline",
-    "Blockers",
-    "Evidence References",
-    "Exact Next Action",
-)
-TASK_SECTIONS = ("Objective", "Scope", "Constraints", "Acceptance Criteria")
-REPORT_SECTIONS = ("Summary", "Evidence", "Limitations")
 PROTOCOL_HEADINGS = frozenset(
     f"## {name}" for name in PROJECT_SECTIONS + STATUS_SECTIONS + TASK_SECTIONS + REPORT_SECTIONS
 )
