@@ -115,6 +115,24 @@ QUERIES = [
 ]
 
 
+def test_every_selection_reason_of_the_real_world_questions_matches_the_schema() -> None:
+    """Each reason the ranking gives (intents, equivalents, adjacent terms...) is one the
+    query-result schema names: its questions reach every component of the formula."""
+    from project_corpus.corpus.snapshot import collect
+    from project_corpus.retrieval.rank import query_corpus
+
+    seen: set[str] = set()
+    for folder in sorted((FIXTURES / "realworld").iterdir()):
+        corpus = collect(folder)
+        questions = json.loads((folder / "questions.json").read_text(encoding="utf-8"))
+        for case in questions["questions"]:
+            document = query_corpus(corpus, case["query"], 20)
+            assert errors("query-result", document) == [], case["query"]
+            for result in document["results"]:  # type: ignore[attr-defined]
+                seen.update(r.split(":")[0] for r in result["selection_reasons"])
+    assert {"question_intent", "equivalent_terms", "adjacent_terms", "decision_section"} <= seen
+
+
 @pytest.mark.parametrize(("query", "limit"), QUERIES)
 def test_query_output_matches_schema(cli: CLI, example: Path, query: str, limit: str) -> None:
     assert cli("context", "build", example).code == 0

@@ -61,7 +61,7 @@ def test_near_equivalents_are_closed_classes_of_general_words() -> None:
     for number, words in enumerate(vocabulary.EQUIVALENT_CLASSES):
         for word in words:
             assert seen.setdefault(word, number) == number, f"{word} is in two classes"
-    assert len(vocabulary.EQUIVALENT_CLASSES) <= 60  # bounded: a curated list, not a thesaurus
+    assert len(vocabulary.EQUIVALENT_CLASSES) <= 80  # bounded: a curated list, not a thesaurus
     config = vocabulary.equivalent_forms(textmod.stem("config"))
     assert textmod.stem("configuration") in config
     assert vocabulary.equivalent_forms(textmod.stem("hledger")) == frozenset()
@@ -75,6 +75,8 @@ def test_near_equivalents_are_closed_classes_of_general_words() -> None:
         ("how do I run the tests", {"how"}),
         ("what changed in 1.2.0", {"change"}),
         ("what is the next action", set()),
+        ("what is blocking us right now", {"status"}),
+        ("что сейчас мешает", {"status"}),
     ],
 )
 def test_question_intents(question: str, intents: set[str]) -> None:
@@ -118,3 +120,48 @@ def test_a_metadata_line_answers_only_a_question_naming_its_key(make_corpus: Mak
         assert not result.item.text.startswith("Protocol-Version")
     named = search(corpus, "which protocol version is this", 10)
     assert any(r.item.text.startswith("Protocol-Version") for r in named)
+
+
+def test_a_decision_line_comes_before_the_context_that_restates_it(
+    make_corpus: MakeCorpus,
+) -> None:
+    adr = (
+        "# ADR 7: one HTTP client\n\n## Context\n\nThe backend plugins use several HTTP clients.\n\n"
+        "## Decision\n\nThe backend plugins use the native HTTP client.\n"
+    )
+    top = search(collect(_corpus(make_corpus, {"adr-007.md": adr})), "backend http client", 3)[0]
+    assert top.item.text.startswith("The backend plugins use the native")
+    assert "decision_section" in top.reasons
+
+
+def test_adjacent_question_words_lift_the_line_that_writes_them_together(
+    make_corpus: MakeCorpus,
+) -> None:
+    notes = (
+        "# Notes\n\n- the line parser reads each command and its flags\n"
+        "- the command line parser reads the flags\n"
+    )
+    corpus = collect(_corpus(make_corpus, {"notes.md": notes}))
+    top = search(corpus, "command line parser flags", 3)[0]
+    assert top.item.text == "- the command line parser reads the flags"
+    assert "adjacent_terms:command+line,line+parser" in top.reasons
+    assert "exact_phrase" not in top.reasons
+
+
+@pytest.mark.parametrize("question", ["what is failing right now", "что сейчас падает"])
+def test_a_question_about_now_prefers_the_status_document(
+    make_corpus: MakeCorpus, question: str
+) -> None:
+    root = make_corpus(
+        {
+            ".project-corpus/history/log.md": "# Log\n\n- the importer is failing; падает импорт\n",
+        }
+    )
+    status = (root / ".project-corpus/state/STATUS.md").read_text(encoding="utf-8")
+    status = status.replace(
+        "## Blockers\n", "## Blockers\n\n- the exporter is failing; падает экспорт\n", 1
+    )
+    (root / ".project-corpus/state/STATUS.md").write_text(status, encoding="utf-8")
+    top = search(collect(root), question, 3)[0]
+    assert top.item.source_path == ".project-corpus/state/STATUS.md"
+    assert "question_intent:status" in top.reasons

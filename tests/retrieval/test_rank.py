@@ -88,10 +88,12 @@ def test_score_is_the_sum_of_the_documented_parts(make_corpus: MakeCorpus) -> No
     lexical = math.floor(score.LEXICAL_WEIGHT * sum(idf.values()) / sum(idf.values()))
     stamps = sorted({s.timestamp for s in corpus.sources if s.timestamp})
     recency = (10 * (stamps.index(result.item.timestamp) + 1)) // len(stamps)
-    # every term hits; phrase; ACTIVE_TASK; current; recency; section
-    assert result.score == lexical + score.PHRASE_WEIGHT + 65 + 20 + recency + 3
+    # every term hits; one adjacent pair; phrase; ACTIVE_TASK; current; recency; section
+    adjacent = score.ADJACENT_WEIGHT
+    assert result.score == lexical + adjacent + score.PHRASE_WEIGHT + 65 + 20 + recency + 3
     assert result.reasons == (
         "lexical_terms:benchmark,week",
+        "adjacent_terms:week+benchmark",
         "exact_phrase",
         "authority:ACTIVE_TASK",
         "temporal:current",

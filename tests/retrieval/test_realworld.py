@@ -25,14 +25,14 @@ REPO = Path(__file__).resolve().parents[2]
 SCRIPTS = REPO / "benchmarks" / "realworld"
 # corpus: (top-1 line, top-3 line, top-1 source, answer in 300-token bundle), docs/retrieval.md
 FLOORS = {
-    "backstage-adr": (5, 9, 11, 5),
-    "carbon-aware-sdk": (7, 12, 11, 9),
-    "firebot-memory-bank": (5, 8, 10, 6),
-    "in-toto-roadmap": (7, 10, 8, 3),
-    "nftbk-memory-bank": (7, 10, 10, 2),
+    "backstage-adr": (6, 9, 12, 6),
+    "carbon-aware-sdk": (9, 12, 14, 10),
+    "firebot-memory-bank": (5, 9, 10, 7),
+    "in-toto-roadmap": (7, 11, 8, 3),
+    "nftbk-memory-bank": (8, 10, 11, 2),
     "sayloop-agents-worklog": (9, 12, 9, 5),
-    "vscode-markitdown-memory-bank": (3, 6, 5, 2),
-    "whois-watcher": (4, 6, 8, 5),
+    "vscode-markitdown-memory-bank": (4, 5, 7, 2),
+    "whois-watcher": (4, 7, 8, 6),
 }
 
 

@@ -26,6 +26,7 @@ from project_corpus.retrieval.score import Query
 from project_corpus.retrieval.score import evidence_bound
 from project_corpus.retrieval.score import idf
 from project_corpus.retrieval.score import prior_bound
+from project_corpus.retrieval.score import query_pairs
 from project_corpus.retrieval.score import score_item
 
 # An int option as the CLI passes it (a decimal string); at most 9 digits after leading zeros,
@@ -155,6 +156,7 @@ def _candidates(corpus: Corpus, asked: Ask, analysis: Analysis | None) -> Candid
         glossary.addressed(set(terms)),
         {},
         vocabulary.query_intents(query),
+        query_pairs(query_seq),
     )
     return Candidates(ctx, analysis, matched, found, forms)
 

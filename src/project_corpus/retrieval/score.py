@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 from functools import lru_cache
+from itertools import pairwise
 from typing import NamedTuple
 
 from project_corpus.core.records import Item
@@ -28,11 +29,17 @@ LEXICAL_WEIGHT = 1000
 LEXICAL_IDF_WEIGHT = 600
 LEXICAL_COUNT_WEIGHT = LEXICAL_WEIGHT - LEXICAL_IDF_WEIGHT
 PHRASE_WEIGHT = 50
+# Each pair of adjacent question words written side by side in the item ("command line",
+# "default exports"): docs/retrieval.md, "Adjacent terms".
+ADJACENT_WEIGHT = 50
 ROLE_WEIGHT = 500
 SECTION_WEIGHT = 3
 # An item written to answer the kind of question asked (why: a rationale; how: steps; what
 # changed: a changelog line): docs/retrieval.md, "Question intent".
 INTENT_WEIGHT = 150
+# A line of a section that records what was decided (Decision, Outcome, Conclusion...): a
+# prior that orders it before the Context that restates the problem in the same words.
+DECISION_WEIGHT = 20
 RECENCY_WEIGHT = 10
 AUTHORITY_WEIGHT = {
     "CANONICAL": 80,
@@ -73,6 +80,7 @@ class Query(NamedTuple):
     # (terms, weight) -> share: thousands of items hit the same few term sets
     shares: dict[tuple[frozenset[str], int], int]
     intents: frozenset[str] = frozenset()  # `vocabulary.query_intents` of the question
+    pairs: frozenset[tuple[str, str]] = frozenset()  # `query_pairs` of `seq`
 
 
 def idf(n_items: int, df: int) -> float:
@@ -111,18 +119,33 @@ def _contains_sequence(haystack: list[str], needle: list[str]) -> bool:
     return any(haystack[i : i + width] == needle for i in range(len(haystack) - width + 1))
 
 
+def query_pairs(seq: list[str]) -> frozenset[tuple[str, str]]:
+    """The pairs of adjacent, different stems of a query."""
+    return frozenset((a, b) for a, b in pairwise(seq) if a != b)
+
+
+def _pairs_possible(query: Query, hits: frozenset[str]) -> int:
+    """How many of the query's adjacent pairs an item holding HITS could hold."""
+    return sum(1 for a, b in query.pairs if a in hits and b in hits)
+
+
 def _evidence(
     query: Query, item: Item, hits: frozenset[str], translated: frozenset[str]
 ) -> tuple[int, list[str]]:
-    """The lexical share and the phrase bonus."""
+    """The lexical share, the adjacent-terms bonus and the phrase bonus."""
     reasons = [f"lexical_terms:{_joined(hits)}"]
     if translated:
         reasons += _translation_reasons(translated)
     score = lexical(query, hits)
     phrase_possible = len(query.seq) >= 2 and len(hits) == len(query.terms)
-    if phrase_possible and _contains_sequence(
-        textmod.content_stems(item.text, query.seq), query.seq
-    ):
+    if not phrase_possible and not _pairs_possible(query, hits):
+        return score, reasons
+    stems = textmod.content_stems(item.text, query.seq)
+    adjacent = query.pairs & set(pairwise(stems))
+    if adjacent:
+        score += ADJACENT_WEIGHT * len(adjacent)
+        reasons.append("adjacent_terms:" + ",".join(sorted(f"{a}+{b}" for a, b in adjacent)))
+    if phrase_possible and _contains_sequence(stems, query.seq):
         score += PHRASE_WEIGHT
         reasons.append("exact_phrase")
     return score, reasons
@@ -186,10 +209,15 @@ def score_item(
     role, role_reasons = _role(query, item, section_roles)
     score += role
     reasons += role_reasons
-    answered = vocabulary.item_answers(query.intents, item.section, f"{context}\n{item.text}")
+    in_status = item.source_path == STATUS_PATH
+    text = f"{context}\n{item.text}"
+    answered = vocabulary.item_answers(query.intents, item.section, text, in_status)
     if answered:
         score += INTENT_WEIGHT
         reasons.append(f"question_intent:{_joined(answered)}")
+    if vocabulary.records_decision(item.section):
+        score += DECISION_WEIGHT
+        reasons.append("decision_section")
     if item.timestamp and item.authority_class != "CANONICAL":  # canonical: current by rule
         score += recency[item.timestamp]
         reasons.append("explicit_timestamp")
@@ -200,9 +228,11 @@ def score_item(
 
 
 def evidence_bound(query: Query, hits: frozenset[str]) -> int:
-    """The most the lexical share and the phrase bonus can give an item holding HITS."""
+    """The most the lexical share, the adjacent-terms and the phrase bonus can give an item
+    holding HITS."""
     phrase_possible = len(query.seq) >= 2 and len(hits) == len(query.terms)
-    return lexical(query, hits) + (PHRASE_WEIGHT if phrase_possible else 0)
+    adjacent = ADJACENT_WEIGHT * _pairs_possible(query, hits)
+    return lexical(query, hits) + adjacent + (PHRASE_WEIGHT if phrase_possible else 0)
 
 
 def prior_bound(query: Query, source: Source, recency: dict[str, int]) -> int:
@@ -213,4 +243,4 @@ def prior_bound(query: Query, source: Source, recency: dict[str, int]) -> int:
         score += HISTORICAL_INTENT_WEIGHT.get(source.temporal_status, 0)
     if source.timestamp and source.authority_class != "CANONICAL":
         score += recency[source.timestamp]
-    return score + SECTION_WEIGHT + (INTENT_WEIGHT if query.intents else 0)
+    return score + SECTION_WEIGHT + DECISION_WEIGHT + (INTENT_WEIGHT if query.intents else 0)

@@ -54,6 +54,28 @@ EQUIVALENT_CLASSES: tuple[tuple[str, ...], ...] = (
     ("mistake", "error"),
     ("fix", "fixed", "resolve", "resolved"),
     ("upgrade", "upgraded", "update", "updated"),
+    ("mock", "mocking", "fake", "stub"),
+    ("bug", "defect"),
+    ("worry", "concern", "risk"),
+    ("keep", "kept", "retain", "retention", "preserve"),
+    ("big", "large", "huge"),
+    ("small", "little", "tiny"),
+    ("limit", "cap", "maximum", "max"),
+    ("ship", "shipped", "release", "released"),
+    ("flag", "flags", "argument", "arguments", "param", "parameter"),
+    ("library", "package", "crate"),
+    ("image", "picture", "photo"),
+    ("allow", "permit", "enable"),
+    ("wrong", "incorrect", "bad"),
+    ("screen", "display"),
+    ("phone", "mobile"),
+    ("gui", "ui", "interface"),
+    ("cost", "price"),
+    ("guide", "tutorial", "walkthrough"),
+    ("future", "upcoming", "planned", "later"),
+    ("plan", "roadmap"),
+    ("goal", "aim"),
+    ("slow", "latency", "lag"),
     # Russian
     ("конфиг", "конфигурация", "настройка", "настройки"),
     ("папка", "каталог", "директория"),
@@ -64,6 +86,10 @@ EQUIVALENT_CLASSES: tuple[tuple[str, ...], ...] = (
     ("быстрый", "быстро"),
     ("документация", "доки"),
     ("приложение", "приложения"),
+    ("баг", "дефект"),
+    ("релиз", "выпуск"),
+    ("хранить", "сохранять", "хранение"),
+    ("план", "планы", "планируется"),
 )
 
 
@@ -115,11 +141,33 @@ CHANGE_ANSWERS_RE = re.compile(
     r"\b(?:added|changed|fixed|removed|deprecated|release|changelog|version|"
     r"добавлен|изменен|исправлен|удален|релиз|верси)"
 )
+STATUS_ASKS_RE = re.compile(
+    r"\b(?:right now|at the moment|at present|currently|these days|so far|still|yet\b|"
+    r"where (?:do|does|are|is) .{0,40}stand|сейчас|на данный момент|в данный момент|"
+    r"на текущий момент|пока что|до сих пор|уже)"
+)
+# The status intent is answered by the document that holds the current state, not by words.
+STATUS_ANSWERS_RE = re.compile(r"(?!)")
 INTENTS: dict[str, Intent] = {
     "why": Intent(WHY_ASKS_RE, WHY_ANSWERS_RE),
     "how": Intent(HOW_ASKS_RE, HOW_ANSWERS_RE),
     "change": Intent(CHANGE_ASKS_RE, CHANGE_ANSWERS_RE),
+    "status": Intent(STATUS_ASKS_RE, STATUS_ANSWERS_RE),
 }
+
+
+# Section names of the part of a decision record that says what was decided (Nygard's
+# "Decision", MADR's "Decision Outcome", "Conclusion", "Решение", "Итог"...).
+DECISION_SECTION_RE = re.compile(
+    r"\b(?:decision|outcome|resolution|conclusion|verdict|recommendation|solution|chosen|"
+    r"решени|итог|вывод|рекомендац)"
+)
+
+
+@lru_cache(maxsize=4096)
+def records_decision(section: str) -> bool:
+    """Whether a section path names the part of a record that says what was decided."""
+    return DECISION_SECTION_RE.search(textmod.fold(section)) is not None
 
 
 def query_intents(query: str) -> frozenset[str]:
@@ -128,9 +176,12 @@ def query_intents(query: str) -> frozenset[str]:
     return frozenset(name for name, intent in INTENTS.items() if intent.asks.search(folded))
 
 
-def item_answers(intents: frozenset[str], section: str, text: str) -> frozenset[str]:
+def item_answers(
+    intents: frozenset[str], section: str, text: str, status: bool = False
+) -> frozenset[str]:
     """Those of INTENTS that an item with this SECTION path and TEXT is written to answer."""
     if not intents:
         return frozenset()
     folded = textmod.fold(f"{section}\n{text}")
-    return frozenset(name for name in intents if INTENTS[name].answers.search(folded))
+    found = frozenset(name for name in intents if INTENTS[name].answers.search(folded))
+    return found | {"status"} if status and "status" in intents else found
