@@ -315,8 +315,17 @@ PATTERNS: dict[str, list[tuple[Run, tuple[Make, ...]]]] = {
             "HOW_ANSWERS_RE",
             "CHANGE_ASKS_RE",
             "CHANGE_ANSWERS_RE",
+            "DECISION_SECTION_RE",
         )
     },
+    "retrieval.vocabulary.STATUS_ASKS_RE": [
+        (
+            run_of(vocabulary.STATUS_ASKS_RE),
+            attacks(
+                repeat("where does "), repeat("where is stan"), repeat("right "), repeat("на ")
+            ),
+        )
+    ],
     "retrieval.text.CYRILLIC_RE": [(run_of(text.CYRILLIC_RE), attacks(repeat("я")))],
     "retrieval.text.LATIN_RE": [(run_of(text.LATIN_RE), attacks())],
     "cli.lint_commands.with_root()": [

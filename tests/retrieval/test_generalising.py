@@ -10,6 +10,7 @@ import pytest
 
 from project_corpus.corpus.markdown import parse_document
 from project_corpus.corpus.snapshot import collect
+from project_corpus.retrieval import glossary
 from project_corpus.retrieval import text as textmod
 from project_corpus.retrieval import vocabulary
 from project_corpus.retrieval.lists import list_contexts
@@ -165,3 +166,32 @@ def test_a_question_about_now_prefers_the_status_document(
     top = search(collect(root), question, 3)[0]
     assert top.item.source_path == ".project-corpus/state/STATUS.md"
     assert "question_intent:status" in top.reasons
+
+
+@pytest.mark.parametrize("heading", ["## Known Issues", "## Risks", "## Известные проблемы"])
+def test_a_memory_bank_section_plays_its_protocol_role(
+    make_corpus: MakeCorpus, heading: str
+) -> None:
+    root = _corpus(
+        make_corpus,
+        {
+            "progress.md": f"# Progress\n\n## Done\n\n- the importer retries a sync\n\n"
+            f"{heading}\n\n- the exporter loses a sync\n",
+        },
+    )
+    results = [
+        r for r in search(collect(root), "what blocks the sync", 10) if "sync" in r.item.text
+    ]
+    assert [r.item.text for r in results] == [
+        "- the exporter loses a sync",
+        "- the importer retries a sync",
+    ]
+    assert "protocol_section_role" in results[0].reasons
+
+
+def test_a_known_issue_word_in_a_question_is_not_translated() -> None:
+    assert glossary.variants(textmod.stem("issue")) == frozenset({textmod.stem("issue")})
+    assert glossary.section_concepts("Known Issues") == frozenset({"blockers"})
+    assert glossary.addressed({textmod.stem("дальше")}) == {
+        "next_action": frozenset({textmod.stem("дальше")})
+    }

@@ -32,7 +32,7 @@ FLOORS = {
     "in-toto-roadmap": (7, 11, 8, 3),
     "nftbk-memory-bank": (8, 10, 11, 2),
     "sayloop-agents-worklog": (9, 12, 9, 5),
-    "telegram-channel-scanner": (5, 6, 11, 5),
+    "telegram-channel-scanner": (6, 7, 12, 5),
     "thunderbird-android-adr": (5, 9, 12, 9),
     "vscode-markitdown-memory-bank": (4, 5, 7, 2),
     "whois-watcher": (4, 7, 8, 6),

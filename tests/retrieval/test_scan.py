@@ -30,6 +30,7 @@ WORDS = [
     LONG,
     "x" * 1199 + " cutoff",
     "cutoff " + "y" * 1300,
+    "Build 1.59s, rc.1 a.5 1.s v1.2.0rc1 net10.0 3.11x ٣.5",  # versions run on into a word
 ]
 PREFIXES = (
     "a",
@@ -52,6 +53,11 @@ PREFIXES = (
     "s",
     "µ",
     "3",
+    "1",
+    "5",
+    "r",
+    "x",
+    "٣",
 )
 
 

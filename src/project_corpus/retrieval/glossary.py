@@ -42,10 +42,10 @@ CONCEPTS: tuple[Concept, ...] = (
     Concept(
         "next_action",
         (
-            ("next", "следующий", "следующее", "следующая", "следующие"),
+            ("next", "следующий", "следующее", "следующая", "следующие", "дальше", "далее"),
             ("action", "actions", "действие", "действия"),
         ),
-        ("next", "следующий"),
+        ("next", "следующий", "дальше", "далее"),
     ),
     Concept(
         "blockers",
@@ -146,6 +146,42 @@ CONCEPTS: tuple[Concept, ...] = (
 )
 
 
+# Section headings that hold a Protocol concept under another name, as memory banks and work
+# logs write them ("## Known Issues" holds blockers): a section whose heading path has all the
+# words of one of these plays that role. They only place sections; nothing is translated.
+SECTION_ALIASES: dict[str, tuple[str, ...]] = {
+    "next_action": (
+        "next steps",
+        "next step",
+        "todo",
+        "to do",
+        "upcoming",
+        "what's left",
+        "remaining work",
+        "дальнейшие шаги",
+        "следующие шаги",
+        "что дальше",
+    ),
+    "blockers": (
+        "known issues",
+        "open issues",
+        "risks",
+        "challenges",
+        "известные проблемы",
+        "риски",
+    ),
+    "current_state": (
+        "current focus",
+        "current status",
+        "what works",
+        "recent changes",
+        "in progress",
+        "текущий статус",
+        "текущее состояние",
+    ),
+}
+
+
 class _Words(NamedTuple):
     """The glossary's raw tokens, unstemmed: what the lookups stem on demand."""
 
@@ -224,6 +260,19 @@ def addressed(terms: set[str]) -> dict[str, frozenset[str]]:
 
 
 def section_concepts(section: str) -> frozenset[str]:
-    """The concepts whose words occur in a section heading path (its role)."""
-    mine = _with_stems({stem(token) for token in raw_tokens(section)})
-    return frozenset(name for name, tokens in _words().concepts.items() if tokens & mine)
+    """The concepts whose words occur in a section heading path (its role), or one of whose
+    `SECTION_ALIASES` it holds."""
+    stems = {stem(token) for token in raw_tokens(section)}
+    mine = _with_stems(stems)
+    named = {name for name, tokens in _words().concepts.items() if tokens & mine}
+    return frozenset(named | {name for name, alias in _aliases() if alias <= stems})
+
+
+@lru_cache(maxsize=1)
+def _aliases() -> tuple[tuple[str, frozenset[str]], ...]:
+    """(concept, the stems of one alias) for each of `SECTION_ALIASES`."""
+    return tuple(
+        (name, frozenset(stem(token) for token in raw_tokens(alias)))
+        for name, aliases in SECTION_ALIASES.items()
+        for alias in aliases
+    )

@@ -30,6 +30,8 @@ from project_corpus.retrieval import lists
 from project_corpus.retrieval import tables
 from project_corpus.retrieval import text as textmod
 
+_ASCII_DIGITS = "0123456789"  # a version's parts (`text.TOKEN_RE`): not other Unicode digits
+
 
 class TextScan:
     """The folded text of some sources' items, scanned for word prefixes."""
@@ -100,11 +102,10 @@ class TextScan:
         escaped = re.escape(prefix)
         # Literal-led, so the regex engine skips ahead to each occurrence; the lookbehind
         # after the literal keeps word starts only.
-        # A token as `text.TOKEN_RE` cuts it: not inside a version ("2" of "1.2.0"), and a
-        # version whole.
-        pattern = re.compile(
-            rf"{escaped}(?<![^\W_]{escaped})(?<![0-9]\.{escaped})[^\W_]*(?:\.[0-9]+)*"
-        )
+        # A token as `text.TOKEN_RE` cuts it: not inside a version ("2" of "1.2.0", "0" of
+        # "net10.0"; only a digit follows a version's dot), and a version whole.
+        inside = rf"(?<![^\W_]\.{escaped})" if prefix[:1] in _ASCII_DIGITS else ""
+        pattern = re.compile(rf"{escaped}(?<![^\W_]{escaped}){inside}[^\W_]*(?:\.[0-9]+[^\W_]*)*")
         found: dict[str, list[int]] = {}
         long = self._blob_words(pattern, found)
         for index in sorted(long):  # its text may be cut: scanned in its own text

@@ -16,8 +16,9 @@ from itertools import accumulate
 from typing import Any
 
 # A run of letters/digits; a version or a decimal number stays whole ("1.2.0", "v2.1", "3.11",
-# "net10.0"): its parts alone ("1", "2", "0") would match every number (docs/retrieval.md).
-TOKEN_RE = re.compile(r"[^\W_]+(?:\.[0-9]+)*")
+# "net10.0"), and so does an identifier that goes on after it ("1.2.0rc1", "1.59s"): its parts
+# alone ("1", "2", "0") would match every number (docs/retrieval.md).
+TOKEN_RE = re.compile(r"[^\W_]+(?:\.[0-9]+[^\W_]*)*")
 # Literal-led (the engine skips to each "v"), then the word-start and version checks.
 _VERSION_V_RE = re.compile(r"v(?<![^\W_]v)(?=[0-9]+\.[0-9])")
 CYRILLIC_RE = re.compile(r"[\u0400-\u04ff]")

@@ -141,18 +141,17 @@ CHANGE_ANSWERS_RE = re.compile(
     r"\b(?:added|changed|fixed|removed|deprecated|release|changelog|version|"
     r"добавлен|изменен|исправлен|удален|релиз|верси)"
 )
+# A question about now: answered by STATUS, the document that holds the current state
+# (`item_answers`), not by words of the answer.
 STATUS_ASKS_RE = re.compile(
     r"\b(?:right now|at the moment|at present|currently|these days|so far|still|yet\b|"
     r"where (?:do|does|are|is) .{0,40}stand|сейчас|на данный момент|в данный момент|"
     r"на текущий момент|пока что|до сих пор|уже)"
 )
-# The status intent is answered by the document that holds the current state, not by words.
-STATUS_ANSWERS_RE = re.compile(r"(?!)")
 INTENTS: dict[str, Intent] = {
     "why": Intent(WHY_ASKS_RE, WHY_ANSWERS_RE),
     "how": Intent(HOW_ASKS_RE, HOW_ANSWERS_RE),
     "change": Intent(CHANGE_ASKS_RE, CHANGE_ANSWERS_RE),
-    "status": Intent(STATUS_ASKS_RE, STATUS_ANSWERS_RE),
 }
 
 
@@ -173,15 +172,18 @@ def records_decision(section: str) -> bool:
 def query_intents(query: str) -> frozenset[str]:
     """The intents a question shows (docs/retrieval.md, "Question intent")."""
     folded = textmod.fold(query)
-    return frozenset(name for name, intent in INTENTS.items() if intent.asks.search(folded))
+    asked = {name for name, intent in INTENTS.items() if intent.asks.search(folded)}
+    return frozenset(asked | ({"status"} if STATUS_ASKS_RE.search(folded) else set()))
 
 
 def item_answers(
     intents: frozenset[str], section: str, text: str, status: bool = False
 ) -> frozenset[str]:
-    """Those of INTENTS that an item with this SECTION path and TEXT is written to answer."""
-    if not intents:
-        return frozenset()
-    folded = textmod.fold(f"{section}\n{text}")
-    found = frozenset(name for name in intents if INTENTS[name].answers.search(folded))
-    return found | {"status"} if status and "status" in intents else found
+    """Those of INTENTS that an item with this SECTION path and TEXT is written to answer;
+    STATUS when the item is a line of STATUS."""
+    worded = intents & INTENTS.keys()
+    found = {"status"} if status and "status" in intents else set()
+    if worded:
+        folded = textmod.fold(f"{section}\n{text}")
+        found.update(name for name in worded if INTENTS[name].answers.search(folded))
+    return frozenset(found)
