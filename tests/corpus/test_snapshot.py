@@ -35,6 +35,13 @@ def test_sources_are_classified_by_path_citation_and_time(make_corpus: MakeCorpu
     assert got[".project-corpus/history/2026-01-kickoff.md"] == ("HISTORY", "historical")
 
 
+def test_a_durable_reference_document_under_state_is_current(make_corpus: MakeCorpus) -> None:
+    """SPEC §2.5: architecture notes, conventions, tech context kept beside PROJECT and STATUS
+    rank as current reference, not as an unknown."""
+    root = make_corpus({".project-corpus/state/architecture.md": "# Architecture\n\nOne queue.\n"})
+    assert classes(root)[".project-corpus/state/architecture.md"] == ("OTHER_STATE", "current")
+
+
 def test_sources_are_ordered_by_code_point_path(make_corpus: MakeCorpus) -> None:
     paths = [
         s.path

@@ -68,6 +68,8 @@ def temporal_status(
     """Before supersession (applied afterwards, as it wins over every other rule)."""
     if path in (PROJECT_PATH, STATUS_PATH) or path == active_path:
         return "current"
+    if source_type == "state":  # a durable reference document (SPEC §2.5)
+        return "current"
     if source_type in ("history", "task"):
         return "historical"
     if source_type == "report":

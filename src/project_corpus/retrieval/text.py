@@ -29,6 +29,9 @@ STOPWORDS = frozenset(
     why how of to in on at by for from with about as into onto over under and or but nor so
     if then than that this these those it its there here i we you he she they me us them my our
     your his her their can could should would will shall may might has have had any some all
+    something anything everything someone anyone everyone somebody anybody everybody somewhere
+    anywhere else also just very too quite really actually even ever only such each every both
+    either
     и в во что он на я с со как а то все она так его но да ты к у же вы за бы по только ее мне
     было вот от меня еще о из ему теперь когда даже ну вдруг ли если уже или ни быть был него
     до вас нибудь опять уж вам ведь там потом себя ничего ей может они тут где есть надо ней для
