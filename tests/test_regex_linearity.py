@@ -316,6 +316,8 @@ PATTERNS: dict[str, list[tuple[Run, tuple[Make, ...]]]] = {
             "CHANGE_ASKS_RE",
             "CHANGE_ANSWERS_RE",
             "DECISION_SECTION_RE",
+            "QUANTITY_ASKS_RE",
+            "QUANTITY_ANSWERS_RE",
         )
     },
     "retrieval.vocabulary.STATUS_ASKS_RE": [

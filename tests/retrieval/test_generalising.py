@@ -77,6 +77,8 @@ def test_near_equivalents_are_closed_classes_of_general_words() -> None:
         ("what changed in 1.2.0", {"change"}),
         ("what is the next action", set()),
         ("what is blocking us right now", {"status"}),
+        ("how many jobs can wait in the queue", {"quantity"}),
+        ("сколько тестов проходит", {"quantity"}),
         ("что сейчас мешает", {"status"}),
     ],
 )
@@ -195,3 +197,12 @@ def test_a_known_issue_word_in_a_question_is_not_translated() -> None:
     assert glossary.addressed({textmod.stem("дальше")}) == {
         "next_action": frozenset({textmod.stem("дальше")})
     }
+
+
+def test_a_how_many_question_prefers_the_line_with_a_figure(make_corpus: MakeCorpus) -> None:
+    notes = "# Queue\n\n- the queue holds waiting jobs\n- the queue holds at most 20 jobs\n"
+    top = search(
+        collect(_corpus(make_corpus, {"queue.md": notes})), "how many jobs can the queue hold", 3
+    )
+    assert top[0].item.text == "- the queue holds at most 20 jobs"
+    assert "question_intent:quantity" in top[0].reasons

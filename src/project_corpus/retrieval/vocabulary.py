@@ -148,7 +148,14 @@ STATUS_ASKS_RE = re.compile(
     r"where (?:do|does|are|is) .{0,40}stand|сейчас|на данный момент|в данный момент|"
     r"на текущий момент|пока что|до сих пор|уже)"
 )
+QUANTITY_ASKS_RE = re.compile(
+    r"\b(?:how (?:many|much|long|big|fast|often|old|close|large|small|far|high|low)|"
+    r"what (?:percentage|share|proportion|fraction)|сколько|как долго|как часто|"
+    r"какой процент|какая доля|какую долю)"
+)
+QUANTITY_ANSWERS_RE = re.compile(r"[0-9]")
 INTENTS: dict[str, Intent] = {
+    "quantity": Intent(QUANTITY_ASKS_RE, QUANTITY_ANSWERS_RE),
     "why": Intent(WHY_ASKS_RE, WHY_ANSWERS_RE),
     "how": Intent(HOW_ASKS_RE, HOW_ANSWERS_RE),
     "change": Intent(CHANGE_ASKS_RE, CHANGE_ANSWERS_RE),
