@@ -54,7 +54,8 @@ class Span(NamedTuple):
 
 class Document(NamedTuple):
     """A parsed Markdown document: its lines (1-based numbering is `index + 1`), the
-    (first, last) lines of each fenced code block, and its items' spans in line order."""
+    (first, last) lines of each fenced code block, its items' spans in line order, and the
+    (line, section path) of each heading of level 2 or deeper, made once by the parser."""
 
     lines: tuple[str, ...]
     meta: tuple[MetaLine, ...]
@@ -62,6 +63,7 @@ class Document(NamedTuple):
     fences: tuple[tuple[int, int], ...]
     spans: tuple[Span, ...]
     nonblank_lines: int
+    section_paths: tuple[tuple[int, str], ...]
 
     def meta_value(self, key: str) -> str | None:
         """The value of the first metadata line with exactly this key."""

@@ -63,8 +63,12 @@ def parse_document(text: str) -> Document:
     for entry in meta:
         kinds[entry.line - 1] = "m"
     _resolve_lines(lines, kinds, marked)
-    spans = _spans(lines, "".join(kinds), headings)
-    return _new(Document, (lines, meta, headings, fences, spans, len(lines) - sig.count(" ")))
+    opened = _section_paths(headings)
+    spans = _spans(lines, "".join(kinds), opened)
+    nonblank = len(lines) - sig.count(" ")
+    # The paths are kept: retrieval reads them per document up to twice (made once, #27).
+    paths = tuple([(heading.line, path) for heading, path in opened if heading.level > 1])
+    return _new(Document, (lines, meta, headings, fences, spans, nonblank, paths))
 
 
 # Signature characters: " " blank, "p" paragraph, "#" heading?, "`" "~" fence?, "<" comment?,
@@ -211,7 +215,9 @@ def _resolve_lines(lines: tuple[str, ...], kinds: list[str], marked: str) -> Non
             index += 1
 
 
-def _spans(lines: tuple[str, ...], kinds: str, headings: tuple[Heading, ...]) -> tuple[Span, ...]:
+def _spans(
+    lines: tuple[str, ...], kinds: str, opened: list[tuple[Heading, str]]
+) -> tuple[Span, ...]:
     """The items of a document: runs in its resolved signature KINDS, in their sections.
 
     Headings, metadata lines, table rows and comments are one line each; a paragraph runs
@@ -220,7 +226,7 @@ def _spans(lines: tuple[str, ...], kinds: str, headings: tuple[Heading, ...]) ->
     boundaries (`_split`). Built column-wise: one comprehension per document, no per-block
     function calls except for those rare long blocks, found by C-level scans.
     """
-    section, section_line = _sections(len(lines), headings)
+    section, section_line = _sections(len(lines), opened)
     names = _KIND_NAMES
     rows = [
         (names[kinds[a]], a + 1, b, section[a], section_line[a], text)
@@ -247,36 +253,32 @@ _new_span = partial(tuple.__new__, Span)
 _new = tuple.__new__
 
 
-def _sections(count: int, headings: tuple[Heading, ...]) -> tuple[list[str], list[int]]:
-    """The section path and section line of each of COUNT lines (0-based). A heading of
-    level 2 or deeper opens a section (its own line included) with the path `section_paths`
-    gives it; H1 is the title: its line has no section and it does not change the current one.
+def _sections(count: int, opened: list[tuple[Heading, str]]) -> tuple[list[str], list[int]]:
+    """The section path and section line of each of COUNT lines (0-based), from OPENED (each
+    heading with the path it opens, `_section_paths`). A heading of level 2 or deeper opens
+    a section (its own line included); H1 is the title: its line has no section and it does
+    not change the current one.
     """
     paths, numbers = [""] * count, [0] * count
     titles = []
     start, path, number = 0, "", 0
-    for heading, opened in _section_paths(headings):
+    for heading, heading_path in opened:
         if heading.level == 1:
             titles.append(heading.line - 1)
             continue
         end = heading.line - 1
         paths[start:end], numbers[start:end] = [path] * (end - start), [number] * (end - start)
-        start, path, number = end, opened, heading.line
+        start, path, number = end, heading_path, heading.line
     paths[start:], numbers[start:] = [path] * (count - start), [number] * (count - start)
     for index in titles:
         paths[index], numbers[index] = "", 0
     return paths, numbers
 
 
-def section_paths(headings: tuple[Heading, ...]) -> list[tuple[Heading, str]]:
-    """Each heading of level 2 or deeper with the section path it opens: its title after
-    the titles of the enclosing headings of lower levels, joined with " > ", each title cut
-    to 240 characters (MAX_PATH_TITLE)."""
-    return [(heading, path) for heading, path in _section_paths(headings) if heading.level > 1]
-
-
 def _section_paths(headings: tuple[Heading, ...]) -> list[tuple[Heading, str]]:
-    """Every heading with the section path it opens ("" for an H1, which opens none).
+    """Every heading with the section path it opens ("" for an H1, which opens none): a
+    heading of level 2 or deeper opens its title after the titles of the enclosing headings
+    of lower levels, joined with " > ", each title cut to 240 characters (MAX_PATH_TITLE).
 
     Built incrementally: a path is its parent's path, " > " and the heading's own title, so
     each costs at most the five titles of its levels (2 to 6), each cut to MAX_PATH_TITLE:
@@ -299,8 +301,9 @@ def _section_paths(headings: tuple[Heading, ...]) -> list[tuple[Heading, str]]:
 
 
 def section_path_map(doc: Document) -> dict[int, str]:
-    """{line of each heading of level 2 or deeper: the section path it opens}."""
-    return {heading.line: path for heading, path in section_paths(doc.headings)}
+    """{line of each heading of level 2 or deeper: the section path it opens} (made by the
+    parser: `Document.section_paths`)."""
+    return dict(doc.section_paths)
 
 
 SpanColumns = tuple[list[int], list[int], list[int]]
@@ -308,7 +311,11 @@ SpanColumns = tuple[list[int], list[int], list[int]]
 
 def span_columns(spans: tuple[Span, ...]) -> SpanColumns:
     """(first lines, last lines, section lines) of SPANS."""
-    return [s[1] for s in spans], [s[2] for s in spans], [s[4] for s in spans]
+    # `map` over item getters: no Python frame per span (a third of the list comprehensions').
+    return list(map(_FIRST, spans)), list(map(_LAST, spans)), list(map(_SECTION_LINE, spans))
+
+
+_FIRST, _LAST, _SECTION_LINE = itemgetter(1), itemgetter(2), itemgetter(4)
 
 
 def _long_block(lines: tuple[str, ...], span: Span) -> list[Span]:
