@@ -320,6 +320,12 @@ PATTERNS: dict[str, list[tuple[Run, tuple[Make, ...]]]] = {
             "QUANTITY_ANSWERS_RE",
         )
     },
+    "retrieval.vocabulary.LABEL_RE": [
+        (
+            lambda s: vocabulary.LABEL_RE.match(s),
+            attacks(repeat("* "), repeat("**"), repeat("- "), repeat("1. "), repeat("a ")),
+        )
+    ],
     "retrieval.vocabulary.STATUS_ASKS_RE": [
         (
             run_of(vocabulary.STATUS_ASKS_RE),

@@ -206,3 +206,10 @@ def test_a_how_many_question_prefers_the_line_with_a_figure(make_corpus: MakeCor
     )
     assert top[0].item.text == "- the queue holds at most 20 jobs"
     assert "question_intent:quantity" in top[0].reasons
+
+
+@pytest.mark.parametrize("label", ["- **Decision**:", "Outcome:", "1. __Verdict__:", "- Решение:"])
+def test_a_line_labelled_as_the_decision_is_one(label: str) -> None:
+    assert vocabulary.labels_decision(f"{label} use the native client")
+    assert not vocabulary.labels_decision("- **Context**: several clients")
+    assert not vocabulary.labels_decision("we made no decision: see below")

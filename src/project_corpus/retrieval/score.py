@@ -215,7 +215,7 @@ def score_item(
     if answered:
         score += INTENT_WEIGHT
         reasons.append(f"question_intent:{_joined(answered)}")
-    if vocabulary.records_decision(item.section):
+    if vocabulary.records_decision(item.section) or vocabulary.labels_decision(item.text):
         score += DECISION_WEIGHT
         reasons.append("decision_section")
     if item.timestamp and item.authority_class != "CANONICAL":  # canonical: current by rule

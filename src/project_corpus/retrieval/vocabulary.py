@@ -170,10 +170,22 @@ DECISION_SECTION_RE = re.compile(
 )
 
 
+# The label a line starts with: "- **Decision**: …", "Outcome: …", "1. __Verdict__: …".
+LABEL_RE = re.compile(
+    r"(?:[-*+]\s+|[0-9]{1,9}[.)]\s+)?(?:\*\*|__)?([^:*_\n]{1,40})(?:\*\*|__)?\s*:"
+)
+
+
 @lru_cache(maxsize=4096)
 def records_decision(section: str) -> bool:
     """Whether a section path names the part of a record that says what was decided."""
     return DECISION_SECTION_RE.search(textmod.fold(section)) is not None
+
+
+def labels_decision(text: str) -> bool:
+    """Whether a line starts with a label that names what was decided ("**Decision**: …")."""
+    label = LABEL_RE.match(text)  # a label of a few words, not a sentence that ends in ":"
+    return label is not None and len(label.group(1).split()) <= 3 and records_decision(label[1])
 
 
 def query_intents(query: str) -> frozenset[str]:
