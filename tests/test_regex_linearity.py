@@ -318,6 +318,7 @@ PATTERNS: dict[str, list[tuple[Run, tuple[Make, ...]]]] = {
             "DECISION_SECTION_RE",
             "QUANTITY_ASKS_RE",
             "QUANTITY_ANSWERS_RE",
+            "NOW_WORDS_RE",
         )
     },
     "retrieval.vocabulary.LABEL_RE": [

@@ -15,6 +15,7 @@ from project_corpus.retrieval import text as textmod
 from project_corpus.retrieval import vocabulary
 from project_corpus.retrieval.lists import list_contexts
 from project_corpus.retrieval.rank import search
+from tests.conftest import REPO
 from tests.conftest import MakeCorpus
 
 
@@ -213,3 +214,14 @@ def test_a_line_labelled_as_the_decision_is_one(label: str) -> None:
     assert vocabulary.labels_decision(f"{label} use the native client")
     assert not vocabulary.labels_decision("- **Context**: several clients")
     assert not vocabulary.labels_decision("we made no decision: see below")
+
+
+@pytest.mark.parametrize(
+    "question", ["what is blocking us right now", "что нас блокирует на данный момент"]
+)
+def test_words_that_only_say_now_are_no_terms(question: str) -> None:
+    """'Right now' asks for STATUS; a report line that happens to say 'right now' is no
+    better an answer for it (the example corpus has one)."""
+    results = search(collect(REPO / "fixtures" / "example"), question, 3)
+    assert [r.item.section for r in results[:2]] == ["Blockers", "Blockers"]
+    assert all(r.item.source_path.endswith("state/STATUS.md") for r in results[:2])

@@ -53,7 +53,7 @@ def check_query(query: object) -> list[str]:
         )
     if not textmod.raw_tokens(query):
         raise ContextError("QUERY_EMPTY", "the query needs at least one letter or digit")
-    return textmod.query_stems(query)
+    return textmod.query_stems(vocabulary.without_now_words(query)) or textmod.query_stems(query)
 
 
 def parse_int(value: object) -> int | None:

@@ -148,6 +148,12 @@ STATUS_ASKS_RE = re.compile(
     r"where (?:do|does|are|is) .{0,40}stand|сейчас|на данный момент|в данный момент|"
     r"на текущий момент|пока что|до сих пор|уже)"
 )
+# The words of a question that only say "now": they ask for STATUS (the status intent) and are
+# no terms of their own ("what is blocking us right now" is about blockers, not about "right").
+NOW_WORDS_RE = re.compile(
+    r"\b(?:right now|at the moment|at present|these days|so far|на данный момент|"
+    r"в данный момент|на текущий момент|пока что|до сих пор)\b"
+)
 QUANTITY_ASKS_RE = re.compile(
     r"\b(?:how (?:many|much|long|big|fast|often|old|close|large|small|far|high|low)|"
     r"what (?:percentage|share|proportion|fraction)|сколько|как долго|как часто|"
@@ -186,6 +192,11 @@ def labels_decision(text: str) -> bool:
     """Whether a line starts with a label that names what was decided ("**Decision**: …")."""
     label = LABEL_RE.match(text)  # a label of a few words, not a sentence that ends in ":"
     return label is not None and len(label.group(1).split()) <= 3 and records_decision(label[1])
+
+
+def without_now_words(query: str) -> str:
+    """QUERY without the words that only say "now" (`NOW_WORDS_RE`), in its folded form."""
+    return NOW_WORDS_RE.sub(" ", textmod.fold(query))
 
 
 def query_intents(query: str) -> frozenset[str]:
