@@ -40,6 +40,7 @@ from project_corpus.retrieval.analysis import Analysis
 from project_corpus.retrieval.bundle import Mandatory
 from project_corpus.retrieval.bundle import bundle_and_search
 from project_corpus.retrieval.bundle import bundle_ask
+from project_corpus.retrieval.doctext import TextMemo
 from project_corpus.retrieval.rank import ask
 from project_corpus.retrieval.rank import query_result
 
@@ -68,6 +69,7 @@ class Workspace:
         self.root = fs.resolve_root(root)
         self._snapshot = SnapshotMemo()
         self._scans = ScanMemo()
+        self._texts = TextMemo()
         self._warm: Warm | None = None
         self._lock = threading.Lock()
 
@@ -105,16 +107,19 @@ class Workspace:
         """The Memory Doctor's report of the current sources, index checks skipped (as
         `context doctor ROOT`); the options are `memory_doctor`'s."""
         with self._lock:
-            return memory_doctor(
-                self.root,
-                config=config,
-                fail_on=fail_on,
-                select=select,
-                ignore=ignore,
-                max_status_age=max_status_age,
-                today=today,
-                memo=DoctorMemo(self._snapshot, self._scans),
-            )
+            try:
+                return memory_doctor(
+                    self.root,
+                    config=config,
+                    fail_on=fail_on,
+                    select=select,
+                    ignore=ignore,
+                    max_status_age=max_status_age,
+                    today=today,
+                    memo=DoctorMemo(self._snapshot, self._scans),
+                )
+            finally:
+                self._texts.prune(self._snapshot.documents)  # a removed source's text
 
     def validate_candidate(self, candidate: object) -> dict[str, object]:
         """`validate_candidate` against the current strict snapshot (CANDIDATE_*)."""
@@ -125,7 +130,8 @@ class Workspace:
         """The SHA-256 of every source whose parse or scan the workspace holds: after a call,
         those of the sources it read, never more."""
         with self._lock:
-            return frozenset(self._snapshot.documents) | frozenset(self._scans.scans)
+            held = (self._snapshot.documents, self._scans.scans, self._texts.texts)
+            return frozenset().union(*held)
 
     def _current(self) -> Warm:
         """The strict corpus of the sources as they are now, with its analysis: the last
@@ -133,12 +139,13 @@ class Workspace:
         warm, self._warm = self._warm, None  # nothing stale is kept when reading fails
         try:
             corpus = collect(self.root, memo=self._snapshot)
-        finally:
-            self._scans.prune(self._snapshot.documents)  # the doctor's, of removed sources
+        finally:  # the doctor's scans and the texts of removed sources
+            self._scans.prune(self._snapshot.documents)
+            self._texts.prune(self._snapshot.documents)
         if warm is None or warm.corpus is not corpus:
             del warm  # the old analysis is freed before the new one is made (peak memory)
-            with paused_gc():
-                self._warm = Warm(corpus, Analysis(corpus), {})
+            with paused_gc():  # unchanged documents' texts and scans come from the memo
+                self._warm = Warm(corpus, Analysis(corpus, self._texts), {})
         else:
             self._warm = warm
         return self._warm
