@@ -8,9 +8,12 @@ and re-reads and re-hashes every scoped source under the same confinement and li
 `collect`; only sources whose bytes it has not seen are parsed (`corpus.memo.SnapshotMemo`)
 and, for the doctor, scanned (`doctor.records.ScanMemo`). When the sources, the policy and the
 snapshot's findings are unchanged, the `Corpus` of the last call is reused with its retrieval
-`Analysis`, so a query costs its search. Everything is kept in memory, never on disk, and only
-for the current sources. Outputs equal the CLI's for the same tree (a query's and a bundle's
-on a current index; the doctor's without `--index`).
+`Analysis`, so a query costs its search. When they changed, the new analysis takes each
+unchanged document's folded text, contexts and per-prefix scans from the text memo
+(`retrieval.doctext.TextMemo`, by SHA-256), so only the changed documents are folded and
+scanned again. Everything is kept in memory, never on disk, and only for the current
+sources. Outputs equal the CLI's for the same tree (a query's and a bundle's on a current
+index; the doctor's without `--index`).
 
 The same library entries as the CLI validate the arguments first (`rank.ask`,
 `bundle.bundle_ask`), then compute (`query_result`, `bundle_and_search`, `memory_doctor`,
