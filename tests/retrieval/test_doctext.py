@@ -158,3 +158,18 @@ def test_a_scan_left_behind_by_its_memo_still_answers_for_its_own_sources() -> N
     TextScan(_items({f"{REPORTS}/c.md": "# C\n\ncaching\n"}), memo).stems("cach")
     assert old.stems("cach") == TextScan(_items(before)).stems("cach")
     assert old.stems("lat") == TextScan(_items(before)).stems("lat")
+
+
+def test_the_memo_keeps_a_bounded_number_of_prefixes(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(doctext, "PREFIX_CACHE", 2)
+    files = {f"{REPORTS}/a.md": "# A\n\ncache latency eviction\n"}
+    memo = TextMemo()
+    scan = TextScan(_items(files), memo)
+    for prefix in ("cach", "lat", "evi", "cach"):
+        assert scan.stems(prefix) == TextScan(_items(files)).stems(prefix)
+        assert len(memo.prefixes) <= 2
+
+
+def test_no_documents_have_no_hits() -> None:
+    assert prefixscan.scan(prefixscan.joined([], []), "cach") == {}
+    assert TextScan(LazyItems([]), TextMemo()).stems("cach") == {}
