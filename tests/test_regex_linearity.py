@@ -292,7 +292,7 @@ PATTERNS: dict[str, list[tuple[Run, tuple[Make, ...]]]] = {
     ],
     "output.sarif.HEADING_RE": [(run_of(sarif.HEADING_RE), attacks(repeat("#", " x\n")))],
     "retrieval.rank._INT_RE": [(run_of(rank._INT_RE), attacks(repeat("0"), repeat("0", "1x")))],
-    "retrieval.scan.TextScan.stems()": [
+    "retrieval.prefixscan.prefix_pattern()": [
         (
             lambda s: [m.span() for m in re.finditer(r"ab(?<![^\W_]ab)[^\W_]*", s)],
             attacks(repeat("ab"), repeat("xab"), repeat("_ab")),

@@ -123,9 +123,9 @@ def test_only_changed_bytes_are_parsed_and_an_unchanged_tree_reuses_its_analysis
         parsed.append(1)
         return real_parse(text)
 
-    def counting_analysis(corpus: object) -> Analysis:
+    def counting_analysis(corpus: object, *memo: object) -> Analysis:
         analyses.append(1)
-        return Analysis(corpus)  # type: ignore[arg-type]
+        return Analysis(corpus, *memo)  # type: ignore[arg-type]
 
     monkeypatch.setattr(snapshot, "parse_document", counting_parse)
     monkeypatch.setattr(workspace_module, "Analysis", counting_analysis)

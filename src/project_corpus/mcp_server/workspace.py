@@ -8,9 +8,12 @@ and re-reads and re-hashes every scoped source under the same confinement and li
 `collect`; only sources whose bytes it has not seen are parsed (`corpus.memo.SnapshotMemo`)
 and, for the doctor, scanned (`doctor.records.ScanMemo`). When the sources, the policy and the
 snapshot's findings are unchanged, the `Corpus` of the last call is reused with its retrieval
-`Analysis`, so a query costs its search. Everything is kept in memory, never on disk, and only
-for the current sources. Outputs equal the CLI's for the same tree (a query's and a bundle's
-on a current index; the doctor's without `--index`).
+`Analysis`, so a query costs its search. When they changed, the new analysis takes each
+unchanged document's folded text, contexts and per-prefix scans from the text memo
+(`retrieval.doctext.TextMemo`, by SHA-256), so only the changed documents are folded and
+scanned again. Everything is kept in memory, never on disk, and only for the current
+sources. Outputs equal the CLI's for the same tree (a query's and a bundle's on a current
+index; the doctor's without `--index`).
 
 The same library entries as the CLI validate the arguments first (`rank.ask`,
 `bundle.bundle_ask`), then compute (`query_result`, `bundle_and_search`, `memory_doctor`,
@@ -40,6 +43,7 @@ from project_corpus.retrieval.analysis import Analysis
 from project_corpus.retrieval.bundle import Mandatory
 from project_corpus.retrieval.bundle import bundle_and_search
 from project_corpus.retrieval.bundle import bundle_ask
+from project_corpus.retrieval.doctext import TextMemo
 from project_corpus.retrieval.rank import ask
 from project_corpus.retrieval.rank import query_result
 
@@ -68,13 +72,15 @@ class Workspace:
         self.root = fs.resolve_root(root)
         self._snapshot = SnapshotMemo()
         self._scans = ScanMemo()
+        self._texts = TextMemo()
         self._warm: Warm | None = None
         self._lock = threading.Lock()
 
     def query(self, query: object, limit: object = BOUNDS.limit.default) -> dict[str, object]:
         """The `context query` document of QUERY (QUERY_LIMIT, QUERY_EMPTY, QUERY_INVALID)."""
         asked = ask(query, limit)
-        with self._lock:
+        # GC paused as in the CLI: a collection mid-search walks the whole parsed corpus (-2-5 ms)
+        with self._lock, paused_gc():
             warm = self._current()
             return query_result(warm.corpus, asked, warm.analysis)
 
@@ -83,7 +89,7 @@ class Workspace:
     ) -> dict[str, object]:
         """The Context Bundle v1 of QUERY within MAX_TOKENS (BUDGET_INVALID, QUERY_*)."""
         asked = bundle_ask(query, max_tokens)
-        with self._lock:
+        with self._lock, paused_gc():  # as `query`
             warm = self._current()
             if len(warm.mandatory) >= MANDATORY_BUDGETS:
                 warm.mandatory.clear()
@@ -105,16 +111,19 @@ class Workspace:
         """The Memory Doctor's report of the current sources, index checks skipped (as
         `context doctor ROOT`); the options are `memory_doctor`'s."""
         with self._lock:
-            return memory_doctor(
-                self.root,
-                config=config,
-                fail_on=fail_on,
-                select=select,
-                ignore=ignore,
-                max_status_age=max_status_age,
-                today=today,
-                memo=DoctorMemo(self._snapshot, self._scans),
-            )
+            try:
+                return memory_doctor(
+                    self.root,
+                    config=config,
+                    fail_on=fail_on,
+                    select=select,
+                    ignore=ignore,
+                    max_status_age=max_status_age,
+                    today=today,
+                    memo=DoctorMemo(self._snapshot, self._scans),
+                )
+            finally:
+                self._texts.prune(self._snapshot.documents)  # a removed source's text
 
     def validate_candidate(self, candidate: object) -> dict[str, object]:
         """`validate_candidate` against the current strict snapshot (CANDIDATE_*)."""
@@ -125,7 +134,8 @@ class Workspace:
         """The SHA-256 of every source whose parse or scan the workspace holds: after a call,
         those of the sources it read, never more."""
         with self._lock:
-            return frozenset(self._snapshot.documents) | frozenset(self._scans.scans)
+            held = (self._snapshot.documents, self._scans.scans, self._texts.texts)
+            return frozenset().union(*held)
 
     def _current(self) -> Warm:
         """The strict corpus of the sources as they are now, with its analysis: the last
@@ -133,12 +143,13 @@ class Workspace:
         warm, self._warm = self._warm, None  # nothing stale is kept when reading fails
         try:
             corpus = collect(self.root, memo=self._snapshot)
-        finally:
-            self._scans.prune(self._snapshot.documents)  # the doctor's, of removed sources
+        finally:  # the doctor's scans and the texts of removed sources
+            self._scans.prune(self._snapshot.documents)
+            self._texts.prune(self._snapshot.documents)
         if warm is None or warm.corpus is not corpus:
             del warm  # the old analysis is freed before the new one is made (peak memory)
-            with paused_gc():
-                self._warm = Warm(corpus, Analysis(corpus), {})
+            with paused_gc():  # unchanged documents' texts and scans come from the memo
+                self._warm = Warm(corpus, Analysis(corpus, self._texts), {})
         else:
             self._warm = warm
         return self._warm

@@ -19,6 +19,7 @@ from project_corpus.corpus.snapshot import paused_gc
 from project_corpus.retrieval import glossary
 from project_corpus.retrieval import links
 from project_corpus.retrieval import text as textmod
+from project_corpus.retrieval.doctext import TextMemo
 from project_corpus.retrieval.scan import TextScan
 from project_corpus.retrieval.score import ROLE_WEIGHT
 from project_corpus.retrieval.score import Query
@@ -43,12 +44,12 @@ class Analysis:
     in tests/test_retrieval.py guards the prefix rule.
     """
 
-    def __init__(self, corpus: Corpus) -> None:
+    def __init__(self, corpus: Corpus, memo: TextMemo | None = None) -> None:
         self.corpus = corpus  # what it was made for (`rank.analysis_of` checks it)
         own = [s for s in corpus.sources if s.project_id == corpus.project_id]
         self.items = LazyItems(own)
         self.sources = own
-        self.scan = TextScan(self.items)
+        self.scan = TextScan(self.items, memo)  # MEMO: a long-lived caller's (`Workspace`)
         self.n_items = sum(len(s.doc.spans) for s in corpus.sources)
         stamps = sorted({s.timestamp for s in corpus.sources if s.timestamp})
         self.recency = {stamp: (10 * (i + 1)) // len(stamps) for i, stamp in enumerate(stamps)}
