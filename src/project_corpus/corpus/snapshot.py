@@ -12,6 +12,7 @@ import contextlib
 import gc
 import os
 from collections.abc import Iterator
+from collections.abc import Mapping
 from typing import TYPE_CHECKING
 from typing import NamedTuple
 
@@ -142,7 +143,11 @@ def paused_gc() -> Iterator[None]:
 
 
 def collect(
-    root: str | os.PathLike[str], *, strict: bool = True, memo: SnapshotMemo | None = None
+    root: str | os.PathLike[str],
+    *,
+    strict: bool = True,
+    memo: SnapshotMemo | None = None,
+    overlay: Mapping[str, bytes] | None = None,
 ) -> Corpus:
     """Read the scoped snapshot of ROOT.
 
@@ -152,17 +157,23 @@ def collect(
     source is parsed from the bytes just read: nothing stored (the index) shapes a document.
     MEMO (a long-lived caller's, `corpus.memo`) spares parsing the bytes it has parsed before
     (the same bytes, the same document), and gives back its own `Corpus` when nothing it was
-    made of changed; every source is still read and hashed.
+    made of changed; every source is still read and hashed. OVERLAY (portable path -> bytes,
+    an editor's unsaved text) replaces the bytes of those sources (`worktree.WorkTree`).
     """
     with paused_gc():
-        return _collect(root, strict, memo)
+        return _collect(root, strict, memo, overlay)
 
 
-def _collect(root: str | os.PathLike[str], strict: bool, memo: SnapshotMemo | None) -> Corpus:
+def _collect(
+    root: str | os.PathLike[str],
+    strict: bool,
+    memo: SnapshotMemo | None,
+    overlay: Mapping[str, bytes] | None = None,
+) -> Corpus:
     root_path = fs.resolve_root(root)
     if strict:  # the doctor and `new` ask for it themselves, before their configuration
         required.require_corpus(root_path, root)
-    return snapshot_of(WorkTree(root_path), strict=strict, memo=memo)
+    return snapshot_of(WorkTree(root_path, overlay), strict=strict, memo=memo)
 
 
 def snapshot_of(tree: Tree, *, strict: bool, memo: SnapshotMemo | None = None) -> Corpus:

@@ -2,6 +2,11 @@
 
 The walk reads each candidate source exactly once through `fs` (no link is followed) and
 enforces the per-source limit while reading; `corpus.snapshot` parses what it yields.
+
+An OVERLAY (an editor's unsaved text, `project-corpus lsp`) replaces the bytes of sources the
+walk finds: only a regular file in read scope that the walk reached is ever overlaid, so an
+overlay names nothing outside the corpus and never makes a source appear; its bytes then go
+through the same limits and UTF-8 check as the file's would (`snapshot.SourceReader.add`).
 """
 
 from __future__ import annotations
@@ -9,6 +14,7 @@ from __future__ import annotations
 import os
 import stat
 from collections.abc import Iterator
+from collections.abc import Mapping
 
 from project_corpus.core.errors import ContextError
 from project_corpus.core.records import Finding
@@ -22,10 +28,12 @@ from project_corpus.corpus.tree import RawFile
 
 
 class WorkTree:
-    """The files below ROOT (already resolved) as they are on disk."""
+    """The files below ROOT (already resolved) as they are on disk, or as OVERLAY has them
+    (portable path -> bytes, for sources only: see the module docstring)."""
 
-    def __init__(self, root: str) -> None:
+    def __init__(self, root: str, overlay: Mapping[str, bytes] | None = None) -> None:
         self._root = root
+        self._overlay = overlay or {}
 
     @property
     def root(self) -> str:
@@ -52,7 +60,11 @@ class WorkTree:
                 if path.endswith(".md") and (
                     path.startswith(fast) if fast is not None else in_scope(path, scopes)
                 ):
-                    yield _read(dir_fd, entry, limits.source_bytes)
+                    data = self._overlay.get(path)
+                    if data is None:
+                        yield _read(dir_fd, entry, limits.source_bytes)
+                    else:  # the editor's text of a file the walk found (checked by `add`)
+                        yield RawFile(path, data)
             elif entry.kind != "dir" and _could_hold_sources(dir_fd, entry, scopes):
                 yield _refused(entry)
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable
+from collections.abc import Mapping
 from collections.abc import Sequence
 from datetime import date
 
@@ -58,6 +59,7 @@ def memory_doctor(
     today: date | None = None,
     baseline: str | None = None,
     memo: DoctorMemo | None = None,
+    overlay: Mapping[str, bytes] | None = None,
 ) -> dict[str, object]:
     """Lint ROOT's corpus; with `check_index` (or an `index` path) also its stored index,
     with `bundle` a bundle file, with `candidates` candidate files. Returns the report.
@@ -65,7 +67,8 @@ def memory_doctor(
     (days) turns STATUS_AGE on over the configuration; `today` (UTC by default) is the date
     it compares with. With `baseline` (an earlier JSON or SARIF report) only the findings it
     lacks are `issues`; the others are listed under `baseline` (docs/doctor.md).
-    MEMO (a `Workspace`'s) spares re-parsing and re-scanning known bytes.
+    MEMO (a `Workspace`'s) spares re-parsing and re-scanning known bytes. OVERLAY (portable
+    path -> bytes: an editor's unsaved text) replaces those sources' bytes (`collect`).
 
     Raises ContextError for a bad configuration (CONFIG_INVALID), a bad input file
     (CONTEXT_INPUT_PATH / CONTEXT_INPUT_JSON, BASELINE_INVALID), limits (CONTEXT_LIMIT) or a
@@ -79,7 +82,7 @@ def memory_doctor(
     lint = with_max_age(lint, max_status_age)
     earlier = _read_baseline(baseline) if baseline is not None else None
     wants_index = check_index or index is not None
-    view = gather(root_path, lint, wants_index, index, bundle, candidates, today, memo)
+    view = gather(root_path, lint, wants_index, index, bundle, candidates, today, memo, overlay)
     issues, skipped = run_checks(view, CHECKS, lint)
     entries = judge_suppressions(issues, skipped, lint, view.corpus)
     return _report(view, entries, skipped, fail_on, earlier)
@@ -153,6 +156,7 @@ def gather(
     candidates: Sequence[str],
     today: date | None,
     memo: DoctorMemo | None = None,
+    overlay: Mapping[str, bytes] | None = None,
 ) -> DoctorView:
     """Read everything the checks need, once: inputs first (they may refuse), then the corpus
     (through MEMO's snapshot memo and content scans, when given)."""
@@ -162,7 +166,7 @@ def gather(
     stored, error, index_rel = open_for_doctor(root, index) if wants_index else (None, None, "")
     bundle_file = _load_bundle(root, bundle)
     candidate_files = tuple(load_input(root, path) for path in candidates)
-    corpus = collect(root, strict=False, memo=memo.snapshot if memo else None)
+    corpus = collect(root, strict=False, memo=memo.snapshot if memo else None, overlay=overlay)
     shas = (source.sha256 for source in corpus.sources)
     scans = memo.scans.for_run(scan_terms(lint), shas) if memo else {}
     return DoctorView(

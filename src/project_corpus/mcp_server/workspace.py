@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import os
 import threading
+from collections.abc import Mapping
 from collections.abc import Sequence
 from datetime import date
 from typing import NamedTuple
@@ -107,9 +108,11 @@ class Workspace:
         ignore: Sequence[str] = (),
         max_status_age: int | None = None,
         today: date | None = None,
+        overlay: Mapping[str, bytes] | None = None,
     ) -> dict[str, object]:
         """The Memory Doctor's report of the current sources, index checks skipped (as
-        `context doctor ROOT`); the options are `memory_doctor`'s."""
+        `context doctor ROOT`); the options are `memory_doctor`'s. OVERLAY (portable path ->
+        bytes, an editor's unsaved text) stands for those sources' bytes on disk."""
         with self._lock:
             try:
                 return memory_doctor(
@@ -121,9 +124,20 @@ class Workspace:
                     max_status_age=max_status_age,
                     today=today,
                     memo=DoctorMemo(self._snapshot, self._scans),
+                    overlay=overlay,
                 )
             finally:
                 self._texts.prune(self._snapshot.documents)  # a removed source's text
+
+    def snapshot(self, overlay: Mapping[str, bytes] | None = None) -> Corpus:
+        """The doctor's snapshot of the current sources (problems as `findings`, never
+        raised), OVERLAY as in `doctor`: the last doctor run's corpus when nothing changed."""
+        with self._lock:
+            try:
+                return collect(self.root, strict=False, memo=self._snapshot, overlay=overlay)
+            finally:
+                self._scans.prune(self._snapshot.documents)
+                self._texts.prune(self._snapshot.documents)
 
     def validate_candidate(self, candidate: object) -> dict[str, object]:
         """`validate_candidate` against the current strict snapshot (CANDIDATE_*)."""
