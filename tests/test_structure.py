@@ -22,7 +22,7 @@ LAYERS = (
     ("doctor",),
     ("review",),
     ("output", "evaluate"),
-    ("mcp_server", "github"),
+    ("mcp_server", "github", "lsp"),
     ("cli",),
     ("__main__", "__init__"),
 )

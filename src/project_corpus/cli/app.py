@@ -65,6 +65,7 @@ _CLI = "project_corpus.cli."
         "schema": f"{_CLI}admin_commands:schema",
         "trust": f"{_CLI}admin_commands:trust",
         "mcp": f"{_CLI}admin_commands:mcp",
+        "lsp": f"{_CLI}lsp_command:lsp",
         "explain": f"{_CLI}admin_commands:explain",
         "init": f"{_CLI}scaffold_commands:init",
         "new": f"{_CLI}scaffold_commands:new",

@@ -10,6 +10,7 @@ MCP server returns as an error result.
 
 from __future__ import annotations
 
+from project_corpus.core.about import LSP_INSTALL_HINT
 from project_corpus.core.about import MCP_INSTALL_HINT
 from project_corpus.core.bounds import BOUNDS
 from project_corpus.core.versions import PROTOCOL_VERSION
@@ -139,6 +140,7 @@ ERRORS: dict[str, str] = {
     "TRUST_DENIED": "A capability needed by this call is not effective.",
     "MCP_UNAVAILABLE": "The optional `mcp` extra is not installed.",
     "MCP_ARGUMENTS": "MCP tool arguments have an unknown or missing key or a wrong JSON type.",
+    "LSP_UNAVAILABLE": "The optional `lsp` extra (pygls) is not installed.",
 }
 
 
@@ -284,6 +286,7 @@ HINTS: dict[str, str] = {
     "TRUST_DENIED": f"`project-corpus trust show {ROOT_MARK}` lists what is effective and why",
     "MCP_UNAVAILABLE": MCP_INSTALL_HINT,
     "MCP_ARGUMENTS": "call the tool with exactly the keys of its input schema",
+    "LSP_UNAVAILABLE": LSP_INSTALL_HINT,
     "REVIEW_NOT_GIT": "run it inside a git clone of the project (`git rev-parse --show-toplevel`)",
     "REVIEW_REVISION": (
         "name a commit, branch or tag the clone has (`git log --oneline`); a shallow clone "

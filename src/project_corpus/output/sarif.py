@@ -34,6 +34,11 @@ HEADING_RE = re.compile(r"^#+ (.*)$", re.MULTILINE)
 LEVELS = {"FAIL": "error", "WARN": "warning"}  # by severity (models.SEVERITIES)
 
 
+def help_uri(code: str) -> str:
+    """Where the documentation of the check CODE is (SARIF `helpUri`, an editor's link)."""
+    return f"{DOCS_URI}#{code.lower()}"
+
+
 def rule(check: Check) -> dict[str, object]:
     doc = check.doc
     return {
@@ -42,7 +47,7 @@ def rule(check: Check) -> dict[str, object]:
         "shortDescription": {"text": check.summary},
         "fullDescription": {"text": doc},
         "help": {"text": HEADING_RE.sub(r"\1:", doc), "markdown": doc},
-        "helpUri": f"{DOCS_URI}#{check.code.lower()}",
+        "helpUri": help_uri(check.code),
         "defaultConfiguration": {"level": LEVELS[check.severity]},
         "properties": {"tags": ["project-corpus", "gate" if check.gate else "memory"]},
     }
