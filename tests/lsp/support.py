@@ -1,0 +1,121 @@
+"""A real LSP client session with `project-corpus lsp` over stdio (pygls' LanguageClient)."""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+from collections.abc import Awaitable
+from collections.abc import Callable
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TypeVar
+
+from lsprotocol import types
+from pygls.lsp.client import LanguageClient
+
+from tests.test_mcp_server import child_env
+
+T = TypeVar("T")
+TIMEOUT = 60.0
+
+
+class Session:
+    """The client, and every `publishDiagnostics` it received (the last per URI)."""
+
+    def __init__(self, client: LanguageClient) -> None:
+        self.client = client
+        self.published: dict[str, types.PublishDiagnosticsParams] = {}
+        self.arrived = asyncio.Event()
+        self.versions: dict[str, int] = {}
+
+    def receive(self, params: types.PublishDiagnosticsParams) -> None:
+        self.published[params.uri] = params
+        self.arrived.set()
+
+    async def wait(
+        self, uri: str, ready: Callable[[types.PublishDiagnosticsParams], bool]
+    ) -> list[types.Diagnostic]:
+        """The diagnostics of URI once a publication satisfies READY."""
+
+        async def until() -> list[types.Diagnostic]:
+            while True:
+                found = self.published.get(uri)
+                if found is not None and ready(found):
+                    return list(found.diagnostics)
+                self.arrived.clear()
+                await self.arrived.wait()
+
+        return await asyncio.wait_for(until(), TIMEOUT)
+
+    async def current(self, uri: str) -> list[types.Diagnostic]:
+        """The diagnostics of URI for its last version sent."""
+        version = self.versions[uri]
+        return await self.wait(uri, lambda p: p.version == version)
+
+    def open(self, path: Path, text: str | None = None) -> str:
+        uri = path.as_uri()
+        body = path.read_text(encoding="utf-8") if text is None else text
+        self.versions[uri] = 1
+        item = types.TextDocumentItem(uri=uri, language_id="markdown", version=1, text=body)
+        self.client.text_document_did_open(types.DidOpenTextDocumentParams(item))
+        return uri
+
+    def change(self, uri: str, text: str) -> None:
+        """Replace the whole text of URI (unsaved)."""
+        self.versions[uri] += 1
+        document = types.VersionedTextDocumentIdentifier(uri=uri, version=self.versions[uri])
+        whole = types.TextDocumentContentChangeWholeDocument(text=text)
+        self.client.text_document_did_change(types.DidChangeTextDocumentParams(document, [whole]))
+
+
+def run_session(root: Path, script: Callable[[Session], Awaitable[T]]) -> T:
+    """Start `project-corpus lsp`, initialize with ROOT as the workspace folder, run SCRIPT."""
+
+    async def main() -> T:
+        client = LanguageClient("project-corpus-tests", "1")
+        session = Session(client)
+
+        @client.feature(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+        def diagnostics(params: types.PublishDiagnosticsParams) -> None:
+            session.receive(params)
+
+        await client.start_io(sys.executable, "-m", "project_corpus", "lsp", env=child_env())
+        try:
+            folder = types.WorkspaceFolder(uri=root.as_uri(), name=root.name)
+            params = types.InitializeParams(
+                capabilities=types.ClientCapabilities(),
+                root_uri=root.as_uri(),
+                workspace_folders=[folder],
+            )
+            await asyncio.wait_for(client.initialize_async(params), TIMEOUT)
+            client.initialized(types.InitializedParams())
+            return await script(session)
+        finally:
+            await asyncio.wait_for(client.shutdown_async(None), TIMEOUT)
+            client.exit(None)
+            await client.stop()
+
+    return asyncio.run(main())
+
+
+def apply(text: str, edits: Sequence[types.TextEdit]) -> str:
+    """TEXT with EDITS applied (positions in UTF-16 units, as the client negotiated none)."""
+    lines = text.split("\n")
+
+    def offset(position: types.Position) -> int:
+        before = sum(len(line) + 1 for line in lines[: position.line])
+        line = lines[position.line] if position.line < len(lines) else ""
+        units, chars = 0, 0
+        while units < position.character and chars < len(line):
+            units += 2 if ord(line[chars]) > 0xFFFF else 1
+            chars += 1
+        return before + chars
+
+    for edit in sorted(edits, key=lambda e: (e.range.start.line, e.range.start.character))[::-1]:
+        start, end = offset(edit.range.start), offset(edit.range.end)
+        text = text[:start] + edit.new_text + text[end:]
+    return text
+
+
+def codes(found: Sequence[types.Diagnostic]) -> list[str]:
+    return sorted(str(d.code) for d in found)
