@@ -73,7 +73,8 @@ def test_the_dating_quick_fix_applied_clears_the_finding(make_corpus: MakeCorpus
         assert actions is not None
         titles = [a.title for a in actions if isinstance(a, types.CodeAction)]
         (dating,) = [a for a in actions if isinstance(a, types.CodeAction) and "Date" in a.title]
-        assert dating.edit is not None and dating.edit.changes is not None
+        assert dating.edit is not None
+        assert dating.edit.changes is not None
         fixed = apply(CLAIM, dating.edit.changes[uri])
         s.change(uri, fixed)
         return titles, fixed, codes(await s.current(uri))
@@ -99,7 +100,8 @@ def test_the_suppression_quick_fix_applied_clears_the_finding(make_corpus: MakeC
         (suppress,) = [
             a for a in actions if isinstance(a, types.CodeAction) and "Suppress" in a.title
         ]
-        assert suppress.edit is not None and suppress.edit.changes is not None
+        assert suppress.edit is not None
+        assert suppress.edit.changes is not None
         fixed = apply(CLAIM, suppress.edit.changes[uri])
         s.change(uri, fixed)
         return fixed, codes(await s.current(uri))
