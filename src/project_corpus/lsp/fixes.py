@@ -77,11 +77,13 @@ class Text(NamedTuple):
         return len(self.lines[line].rstrip("\r")) if 0 <= line < len(self.lines) else 0
 
     def append(self, text: str) -> Edit:
-        """TEXT (which starts with a blank line) added after the last line."""
+        """TEXT (a blank line, then lines ending in a newline) after the last non-blank
+        line, in place of the blank lines that end the document."""
         last = len(self.lines) - 1
-        if self.lines[last].strip():
-            return insert(last, self.width(last), f"\n{text}")
-        return insert(last, 0, text)
+        filled = [n for n, line in enumerate(self.lines) if line.strip()]
+        if not filled:
+            return Edit(0, 0, last, self.width(last), text.lstrip("\n"))
+        return Edit(filled[-1], self.width(filled[-1]), last, self.width(last), f"\n{text}")
 
 
 def fixes(path: str, text: Text, finding: Finding, today: str) -> list[Fix]:

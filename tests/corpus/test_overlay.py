@@ -1,0 +1,73 @@
+"""An overlay of unsaved text (the language server's, docs/editors.md) stands for the bytes
+of sources the walk finds, under the same limits and checks, and for nothing else."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from project_corpus.core.errors import ContextError
+from project_corpus.corpus.snapshot import MAX_SOURCE_BYTES
+from project_corpus.corpus.snapshot import collect
+from project_corpus.mcp_server.workspace import Workspace
+from tests.conftest import MakeCorpus
+
+HISTORY = ".project-corpus/history/2026-01-kickoff.md"
+CLAIM = b"# Kickoff\n\n## Notes\nThe cache is currently cold.\n"
+
+
+def codes_at(report: dict[str, object], path: str) -> list[str]:
+    issues = report["issues"]
+    assert isinstance(issues, list)
+    return sorted(str(e["code"]) for e in issues if e["path"] == path)
+
+
+def test_an_overlay_replaces_the_bytes_of_a_source_and_not_the_file(
+    make_corpus: MakeCorpus,
+) -> None:
+    root = make_corpus()
+    on_disk = (root / HISTORY).read_bytes()
+    ws = Workspace(root)
+    assert codes_at(ws.doctor(overlay={HISTORY: CLAIM}), HISTORY) == ["VOLATILE_WITHOUT_FRESHNESS"]
+    assert (root / HISTORY).read_bytes() == on_disk
+    assert codes_at(ws.doctor(), HISTORY) == []  # the next call without it reads the disk
+
+
+def test_an_overlay_never_adds_a_source_nor_reads_outside_the_corpus(
+    make_corpus: MakeCorpus, tmp_path: Path
+) -> None:
+    root = make_corpus()
+    overlay = {
+        ".project-corpus/history/unsaved.md": CLAIM,  # not on disk
+        "AGENTS.md": CLAIM,  # not a source
+        "../outside.md": CLAIM,
+        ".project-corpus/policy.toml": b"not toml [",  # sources only
+        "/etc/passwd": CLAIM,
+    }
+    plain = collect(root, strict=False)
+    covered = collect(root, strict=False, overlay=overlay)
+    assert covered.snapshot_digest == plain.snapshot_digest
+    assert covered.findings == plain.findings
+
+
+def test_overlaid_bytes_meet_the_encoding_check_and_the_limits(make_corpus: MakeCorpus) -> None:
+    root = make_corpus()
+    ws = Workspace(root)
+    bad = "# Kickoff\n\nBroken \ud800 text\n".encode("utf-8", "surrogatepass")
+    assert codes_at(ws.doctor(overlay={HISTORY: bad}), HISTORY) == ["INVALID_ENCODING"]
+    with pytest.raises(ContextError) as raised:
+        ws.doctor(overlay={HISTORY: b"x" * (MAX_SOURCE_BYTES + 1)})
+    assert raised.value.code == "CONTEXT_LIMIT"
+    assert raised.value.detail.startswith("source_bytes:")
+
+
+def test_an_overlay_does_not_stand_for_a_linked_source(make_corpus: MakeCorpus) -> None:
+    root = make_corpus()
+    target = root / "secret.md"
+    target.write_text("# Secret\n", encoding="utf-8")
+    link = ".project-corpus/history/linked.md"
+    os.symlink(target, root / link)
+    report = Workspace(root).doctor(overlay={link: CLAIM})
+    assert codes_at(report, link) == ["SOURCE_LINK"]
