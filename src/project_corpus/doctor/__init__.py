@@ -66,13 +66,11 @@ def memory_doctor(
     `select` / `ignore` (codes or names) narrow the configured checks; `max_status_age`
     (days) turns STATUS_AGE on over the configuration; `today` (UTC by default) is the date
     it compares with. With `baseline` (an earlier JSON or SARIF report) only the findings it
-    lacks are `issues`; the others are listed under `baseline` (docs/doctor.md).
-    MEMO (a `Workspace`'s) spares re-parsing and re-scanning known bytes. OVERLAY (portable
-    path -> bytes: an editor's unsaved text) replaces those sources' bytes (`collect`).
+    lacks are `issues`; the others are listed under `baseline` (docs/doctor.md). MEMO and
+    OVERLAY: a `Workspace`'s memo of known bytes, an editor's unsaved text (`collect`).
 
-    Raises ContextError for a bad configuration (CONFIG_INVALID), a bad input file
-    (CONTEXT_INPUT_PATH / CONTEXT_INPUT_JSON, BASELINE_INVALID), limits (CONTEXT_LIMIT) or a
-    bad ROOT."""
+    Raises ContextError: CONFIG_INVALID, CONTEXT_INPUT_PATH / CONTEXT_INPUT_JSON and
+    BASELINE_INVALID (input files), CONTEXT_LIMIT, CONTEXT_ROOT."""
     fail_on = fail_on.upper()
     if fail_on not in SEVERITIES:
         raise ContextError("USAGE_ERROR", f"--fail-on must be FAIL or WARN, not {fail_on!r}")
