@@ -8,6 +8,8 @@ Here each dimension of `DIMENSIONS` plants a workload of size N and 4N in a smal
 and times the commands that read it, in process: the cost above the same commands on the
 corpus without the workload must grow at most ~5× (a linear pass 4×, a quadratic one 16×).
 Each time is the minimum of a few runs (noise only ever adds). No absolute time limit.
+The `edits` row times the language server's path (#37): a warm workspace, the planted document
+edited in the editor (an overlay), its diagnostics made.
 
 `LIMITS` names every `MAX_*` constant of the package and every field of `BOUNDS`: the dimension rows that measure it,
 or why it bounds no size that a command's cost could grow with. A new limit fails
@@ -25,12 +27,15 @@ from pathlib import Path
 from typing import NamedTuple
 
 import pytest
+from lsprotocol import types
 
 from project_corpus.core.bounds import Bounds
 from project_corpus.corpus.snapshot import collect
 from project_corpus.doctor import memory_doctor
 from project_corpus.index.store import build_index
 from project_corpus.index.store import load_verified
+from project_corpus.lsp import diagnostics
+from project_corpus.mcp_server.workspace import Workspace
 from project_corpus.retrieval.bundle import compile_bundle
 from project_corpus.retrieval.rank import query_corpus
 from tests.conftest import BASE_FILES
@@ -134,6 +139,23 @@ def _indexed(root: Path) -> None:
     memory_doctor(root, check_index=True)
 
 
+_EDITORS: dict[Path, Workspace] = {}
+
+
+def _edited(root: Path) -> None:
+    """What the language server does after a keystroke in the planted document: the warm
+    workspace's doctor with the edited text as its overlay, then the document's diagnostics."""
+    ws = _EDITORS.setdefault(root, Workspace(root))
+    planted = (root / HISTORY).read_text(encoding="utf-8") if (root / HISTORY).exists() else ""
+    text = planted + f"An edit, {len(_EDITORS)} {time.perf_counter_ns()}.\n"
+    report = ws.doctor(overlay={HISTORY: text.encode("utf-8")} if planted else None)
+    lines = text.split("\n")
+    for entry in diagnostics.by_path(report).get(HISTORY, ()):
+        at = diagnostics.mark(entry, lines)
+        start, end = types.Position(at.line, at.start), types.Position(at.line, at.end)
+        diagnostics.diagnostic(entry, at, types.Range(start, end))
+
+
 class Dimension(NamedTuple):
     plant: Callable[[int], Files]  # the files of a workload of size N (0: none)
     size: int  # N: the base size, measured against 4N
@@ -153,6 +175,7 @@ DIMENSIONS = {
     "ignore rules": Dimension(ignore_rules, 200),
     "findings": Dimension(findings, 800),
     "index rows": Dimension(lines, 1500, _indexed),
+    "edits (language server)": Dimension(findings, 800, _edited),
 }
 
 # Every `MAX_*` constant of the package: the rows of DIMENSIONS that grow up to it, or why
@@ -167,6 +190,7 @@ LIMITS: dict[str, tuple[str, ...] | str] = {
         "references",
         "findings",
         "suppressions",
+        "edits (language server)",
     ),
     "index.store.MAX_INDEX_BYTES": ("index rows",),
     "doctor._config.MAX_CONFIG_BYTES": ("ignore rules",),
@@ -208,6 +232,9 @@ LIMITS: dict[str, tuple[str, ...] | str] = {
     "github.views.MAX_ROWS": "rows of a job summary (output)",
     "github.views.MAX_SECTION_BYTES": "bytes of a job summary (output)",
     "mcp_server.grant_file.MAX_GRANT_BYTES": "a trust grant is parsed once by `tomllib`",
+    "lsp.documents.MAX_CLIMB": "folders climbed from a document to its root: a constant",
+    "lsp.projects.MAX_PROJECTS": "warm workspaces a session keeps: a bound on memory, each "
+    "project's cost is its corpus (`edits (language server)`)",
 }
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from collections.abc import Sequence
+from functools import cache
 from typing import NamedTuple
 
 from lsprotocol import types
@@ -67,10 +68,16 @@ def mark(entry: Mapping[str, object], lines: Sequence[str]) -> Mark:
     return Mark(line - 1, start, max(len(text), start + 1) if text else 0)
 
 
+@cache  # a check's help is cut from its docstring: once per code, not per finding
+def help_line(code: str) -> str:
+    """The `## Fix` line of the check CODE ("" when it has none)."""
+    check = CHECKS_BY_CODE.get(code)
+    return check.fix if check is not None else ""
+
+
 def message(entry: Mapping[str, object]) -> str:
     """The finding's sentence, then the check's help line."""
-    check = CHECKS_BY_CODE.get(str(entry["code"]))
-    fix = check.fix if check is not None else ""
+    fix = help_line(str(entry["code"]))
     text = str(entry["message"])
     return f"{text}\nhelp: {fix}" if fix else text
 
