@@ -252,10 +252,19 @@ def _word_column(text: str, token: str) -> int:
     return 0
 
 
-def references(path: str, doc: Document, table: Targets) -> list[Reference]:
-    """Every reference DOC (at PATH) makes outside fenced code, in line order."""
+def own_references(path: str, doc: Document) -> list[Reference]:
+    """The paths and links DOC (at PATH) writes outside fenced code: the references that do
+    not depend on the other documents (a warm caller keeps them per document)."""
     text = _joined(doc)
-    found = outside_code(doc, path_references(doc, text) + link_references(path, doc, text))
+    return outside_code(doc, path_references(doc, text) + link_references(path, doc, text))
+
+
+def references(
+    path: str, doc: Document, table: Targets, own: list[Reference] | None = None
+) -> list[Reference]:
+    """Every reference DOC (at PATH) makes outside fenced code, in line order; OWN, when
+    given, is `own_references(path, doc)` found before."""
+    found = list(own_references(path, doc) if own is None else own)
     if path == STATUS_PATH:
         found += evidence_ids(doc, table)
     elif path.startswith(REPORTS_PREFIX):

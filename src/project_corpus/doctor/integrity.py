@@ -59,6 +59,25 @@ def _targets(corpus: Corpus) -> references.Targets:
     return table
 
 
+# Each document's own references (paths and links), by path, for the document object they
+# were found in: a warm caller's unchanged documents are the same objects (`corpus.memo`), so
+# after an edit only the changed ones are scanned again (~15 % of a warm doctor run on 2,048
+# sources). Pruned to the current sources on every run.
+_OWN: dict[str, tuple[Document, list[references.Reference]]] = {}
+
+
+def _references(source: Source, table: references.Targets) -> list[references.Reference]:
+    kept = _OWN.get(source.path)
+    if kept is None or kept[0] is not source.doc:
+        kept = _OWN[source.path] = (source.doc, references.own_references(source.path, source.doc))
+    return references.references(source.path, source.doc, table, kept[1])
+
+
+def _keep_own(corpus: Corpus) -> None:
+    for path in [path for path in _OWN if path not in corpus.by_path]:
+        del _OWN[path]
+
+
 def _status(view: DoctorView) -> Document | None:
     source = view.corpus.by_path.get(STATUS_PATH)
     return source.doc if source is not None else None
@@ -183,6 +202,7 @@ def broken_reference(view: DoctorView) -> Iterator[Issue]:
     remove the reference.
     """
     corpus = view.corpus
+    _keep_own(corpus)
     citing = _citing_paths(corpus)
     supersedes = {(rel.source, rel.line) for rel in corpus.relations}
     for source in corpus.sources:
@@ -201,7 +221,7 @@ def _unresolved(
     `Supersedes:` lines of SUPERSEDES (source, line) are ORPHAN_SUPERSESSION's."""
     table = _targets(corpus)
     seen: set[tuple[int, str]] = set()
-    for ref in references.references(source.path, source.doc, table):
+    for ref in _references(source, table):
         key = (ref.line, ref.text)
         if ref.target in table.sources or key in seen or (source.path, ref.line) in supersedes:
             continue
