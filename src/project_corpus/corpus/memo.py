@@ -16,6 +16,7 @@ from collections.abc import Hashable
 
 from project_corpus.core.records import Corpus
 from project_corpus.core.records import Document
+from project_corpus.core.records import Source
 
 
 class SnapshotMemo:
@@ -26,11 +27,16 @@ class SnapshotMemo:
     def __init__(self) -> None:
         self.documents: dict[str, Document] = {}
         self._corpora: dict[bool, tuple[Hashable, Corpus]] = {}
+        # path -> (what it was classified from, the source): `snapshot._classified`
+        self.classified: dict[str, tuple[Hashable, Source]] = {}
 
     def keep(self, documents: dict[str, Document]) -> None:
         """Hold DOCUMENTS (the snapshot just read) and nothing else: a kept corpus with a
         source outside them is dropped too."""
         self.documents = documents
+        for path, (_, source) in list(self.classified.items()):
+            if source.sha256 not in documents:
+                del self.classified[path]
         for strict, (_, corpus) in list(self._corpora.items()):
             if any(source.sha256 not in documents for source in corpus.sources):
                 del self._corpora[strict]
