@@ -76,8 +76,9 @@ def test_an_overlay_does_not_stand_for_a_linked_source(make_corpus: MakeCorpus) 
 def test_a_warm_run_over_an_overlay_equals_a_cold_run_over_the_same_bytes_on_disk(
     make_corpus: MakeCorpus,
 ) -> None:
-    """Through edits that add, break and remove references (kept per document by the warm
-    doctor), the overlay's report is the cold doctor's on a tree holding those bytes."""
+    """Through edits that add, break and remove references and supersessions (kept per
+    document by the warm path), the overlay's report is the cold doctor's on a tree holding
+    those bytes."""
     from project_corpus.doctor import memory_doctor
 
     root = make_corpus()
@@ -86,6 +87,8 @@ def test_a_warm_run_over_an_overlay_equals_a_cold_run_over_the_same_bytes_on_dis
         b"# Kickoff\n\n## Notes\nSee .project-corpus/reports/bench-new.md and [t](../tasks/gone.md).\n",
         b"# Kickoff\n\n## Notes\nSee .project-corpus/reports/missing.md.\n",
         b"# Kickoff\n\n## Notes\nSee [t](../tasks/tune-eviction.md).\n",
+        b"# Kickoff\nSupersedes: .project-corpus/reports/bench-path.md\n\n## Notes\nOld.\n",
+        b"# Kickoff\nSupersedes: .project-corpus/reports/gone.md\n\n## Notes\nOld.\n",
         (root / HISTORY).read_bytes(),
     ]
     for text in texts:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from project_corpus.core.records import Document
 from project_corpus.core.records import Relation
 from project_corpus.core.records import Source
 from project_corpus.corpus.layout import ARTIFACT_DIRS
@@ -60,13 +61,28 @@ def target_problem(source: Source, target: str, active_path: str | None) -> str 
     return None
 
 
+# Each document's declared edges, by path, for the document object they were read from: a
+# warm caller's unchanged documents are the same objects (`corpus.memo`), so after an edit only
+# the changed ones are searched again (~7 ms of 2,048 sources). Pruned to the current sources.
+_EDGES: dict[str, tuple[Document, list[tuple[int, str]]]] = {}
+
+
+def _edges(src: Source) -> list[tuple[int, str]]:
+    kept = _EDGES.get(src.path)
+    if kept is None or kept[0] is not src.doc:
+        kept = _EDGES[src.path] = (src.doc, declared_edges(src))
+    return kept[1]
+
+
 def relations(sources: Iterable[Source], active_path: str | None) -> list[Relation]:
     """All declared relations with validity: valid, invalid, orphan or cyclic."""
     sources = list(sources)
     known = {src.path for src in sources}
+    for path in [path for path in _EDGES if path not in known]:
+        del _EDGES[path]
     rels = []
     for src in sources:
-        for line, target in declared_edges(src):
+        for line, target in _edges(src):
             problem = target_problem(src, target, active_path)
             if problem:
                 rels.append(Relation(src.path, target, line, "invalid", problem))
