@@ -94,8 +94,19 @@ def run_session(root: Path, script: Callable[[Session], Awaitable[T]]) -> T:
             await asyncio.wait_for(client.shutdown_async(None), TIMEOUT)
             client.exit(None)
             await client.stop()
+            await ended_cleanly(client)
 
     return asyncio.run(main())
+
+
+async def ended_cleanly(client: LanguageClient) -> None:
+    """The server exited 0 after `shutdown` and `exit`, with no traceback on stderr."""
+    server = client._server  # the subprocess pygls started (no public accessor)
+    assert server is not None
+    assert server.stderr is not None
+    errors = (await asyncio.wait_for(server.stderr.read(), TIMEOUT)).decode("utf-8", "replace")
+    assert await asyncio.wait_for(server.wait(), TIMEOUT) == 0, errors
+    assert "Traceback" not in errors
 
 
 def apply(text: str, edits: Sequence[types.TextEdit]) -> str:

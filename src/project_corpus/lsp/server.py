@@ -4,6 +4,11 @@
 
 from __future__ import annotations
 
+import contextlib
+import gc
+import os
+import sys
+
 from lsprotocol import types
 
 from project_corpus.lsp import navigation
@@ -90,8 +95,14 @@ def _navigation(ls: CorpusServer) -> None:
 
 def serve() -> None:
     """Serve over stdin/stdout until the client exits."""
+    gc.enable()  # a long-lived process: the console entry turned the collector off
     ls = make_server()
+    # pygls closes the stream it writes to when the client exits: a duplicate of stdout, so
+    # the console entry's last flush of `sys.stdout` finds it open.
+    stdout = os.fdopen(os.dup(sys.stdout.fileno()), "wb")
     try:
-        ls.start_io()
+        ls.start_io(sys.stdin.buffer, stdout)
     finally:
         ls.worker.shutdown(wait=False, cancel_futures=True)
+        with contextlib.suppress(OSError, ValueError):
+            stdout.close()
