@@ -30,6 +30,8 @@ FLOORS = {
     "firebot-memory-bank": (5, 9, 10, 7),
     "flamingods-memory-bank": (5, 7, 5, 3),
     "in-toto-roadmap": (7, 12, 8, 3),
+    # Added with blind questions and not yet measured: the first measurement sets the floor.
+    "jellyfin-mcp-spec-workflow": (0, 0, 0, 0),
     "nftbk-memory-bank": (8, 11, 11, 2),
     "sayloop-agents-worklog": (10, 12, 10, 5),
     "telegram-channel-scanner": (5, 8, 11, 5),
