@@ -25,6 +25,8 @@ REPO = Path(__file__).resolve().parents[2]
 SCRIPTS = REPO / "benchmarks" / "realworld"
 # corpus: (top-1 line, top-3 line, top-1 source, answer in 300-token bundle), docs/retrieval.md
 FLOORS = {
+    # Added with blind questions and not yet measured: the first measurement sets the floor.
+    "adze-backlog-postmortems": (0, 0, 0, 0),
     "backstage-adr": (6, 9, 12, 6),
     "carbon-aware-sdk": (8, 12, 13, 7),
     "firebot-memory-bank": (5, 9, 10, 7),
