@@ -34,6 +34,8 @@ FLOORS = {
     "in-toto-roadmap": (7, 12, 8, 3),
     # Added with blind questions and not yet measured: the first measurement sets the floor.
     "jellyfin-mcp-spec-workflow": (0, 0, 0, 0),
+    # Added with blind questions and not yet measured: the first measurement sets the floor.
+    "net-tennis-devlog": (0, 0, 0, 0),
     "nftbk-memory-bank": (8, 11, 11, 2),
     # Added with blind questions and not yet measured: the first measurement sets the floor.
     "pet-todo-memory-bank-ru": (0, 0, 0, 0),
