@@ -39,6 +39,8 @@ FLOORS = {
     "nftbk-memory-bank": (8, 11, 11, 2),
     # Added with blind questions and not yet measured: the first measurement sets the floor.
     "pet-todo-memory-bank-ru": (0, 0, 0, 0),
+    # Added with blind questions and not yet measured: the first measurement sets the floor.
+    "prompt-practice-kiro": (0, 0, 0, 0),
     "sayloop-agents-worklog": (10, 12, 10, 5),
     "telegram-channel-scanner": (5, 8, 11, 5),
     "thunderbird-android-adr": (5, 10, 12, 9),
