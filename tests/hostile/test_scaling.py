@@ -27,7 +27,6 @@ from pathlib import Path
 from typing import NamedTuple
 
 import pytest
-from lsprotocol import types
 
 from project_corpus.core.bounds import Bounds
 from project_corpus.corpus.snapshot import collect
@@ -150,10 +149,18 @@ def _edited(root: Path) -> None:
     text = planted + f"An edit, {len(_EDITORS)} {time.perf_counter_ns()}.\n"
     report = ws.doctor(overlay={HISTORY: text.encode("utf-8")} if planted else None)
     lines = text.split("\n")
-    for entry in diagnostics.by_path(report).get(HISTORY, ()):
-        at = diagnostics.mark(entry, lines)
-        start, end = types.Position(at.line, at.start), types.Position(at.line, at.end)
-        diagnostics.diagnostic(entry, at, types.Range(start, end))
+    entries = diagnostics.by_path(report).get(HISTORY, [])
+    marks = [diagnostics.mark(entry, lines) for entry in entries]
+    ranges = diagnostics.client_ranges(lines, marks, "utf-16")
+    for entry, at, where in zip(entries, marks, ranges, strict=True):
+        diagnostics.diagnostic(entry, at, where)
+
+
+def long_line_findings(n: int) -> Files:
+    """N broken references on one line after characters outside the BMP: a diagnostic's
+    range measured from the line's start each time would be quadratic."""
+    refs = " ".join(f".project-corpus/reports/gone-{k}.md" for k in range(n))
+    return _doc(f"Кэш 😀 eviction notes: {refs}") if n else {}
 
 
 class Dimension(NamedTuple):
@@ -176,6 +183,7 @@ DIMENSIONS = {
     "findings": Dimension(findings, 800),
     "index rows": Dimension(lines, 1500, _indexed),
     "edits (language server)": Dimension(findings, 800, _edited),
+    "edits, findings on one line (language server)": Dimension(long_line_findings, 800, _edited),
 }
 
 # Every `MAX_*` constant of the package: the rows of DIMENSIONS that grow up to it, or why
@@ -184,7 +192,11 @@ SNAPSHOT_LINES = ("lines per source", "table rows", "headings and their levels",
 LIMITS: dict[str, tuple[str, ...] | str] = {
     "corpus.snapshot.MAX_SOURCES": ("sources",),
     "corpus.snapshot.MAX_TOTAL_BYTES": ("sources", "line length"),
-    "corpus.snapshot.MAX_SOURCE_BYTES": ("line length", "list depth"),
+    "corpus.snapshot.MAX_SOURCE_BYTES": (
+        "line length",
+        "list depth",
+        "edits, findings on one line (language server)",
+    ),
     "corpus.snapshot.MAX_NONBLANK_LINES": (
         *SNAPSHOT_LINES,
         "references",

@@ -11,6 +11,7 @@ help line. Suppressed findings are not shown (the directive says someone decided
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from collections.abc import Mapping
 from collections.abc import Sequence
 from functools import cache
@@ -29,6 +30,7 @@ SEVERITY = {"FAIL": types.DiagnosticSeverity.Error, "WARN": types.DiagnosticSeve
 # A reference or path token (as `corpus.references.PATH_RE` ends one).
 TOKEN_RE = re.compile(r"[^\s`'\"<>()\[\]|,;*]+")
 QUOTED_RE = re.compile(r"'([^']+)'")
+LEAD_RE = re.compile(r"\s*")
 
 
 class Mark(NamedTuple):
@@ -40,19 +42,23 @@ class Mark(NamedTuple):
 
 
 def line_text(lines: Sequence[str], line: int) -> str:
-    """Line LINE (1-based) of LINES without its `\\r`, "" past the end."""
-    return lines[line - 1].rstrip("\r\n") if 0 < line <= len(lines) else ""
+    """Line LINE (1-based) of LINES, "" past the end (its `\\r`, if any, is kept)."""
+    return lines[line - 1] if 0 < line <= len(lines) else ""
 
 
-def token_width(text: str, column: int, code: str, detail: str) -> int:
-    """Characters of the token at COLUMN (1-based) of TEXT that causes the finding."""
-    rest = text[column - 1 :]
-    if code in VALUE_CODES:
-        return len(rest.rstrip())
+def token_width(text: str, column: int, end: int, code: str, detail: str) -> int:
+    """Characters of the token at COLUMN (1-based) of TEXT (END: the line's end without its
+    `\\r`) that causes the finding. Reads the token only, never the rest of the line: a
+    line with thousands of findings costs its length once (tests/hostile/test_scaling.py)."""
+    start = column - 1
+    if code in VALUE_CODES:  # the metadata value, to the line's last non-blank character
+        return len(text[start:end].rstrip())
     quoted = QUOTED_RE.search(detail)  # e.g. "volatile term 'right now' without ..."
-    if quoted and rest.casefold().startswith(quoted.group(1).casefold()):
-        return len(quoted.group(1))
-    token = TOKEN_RE.match(rest)
+    if quoted:
+        term = quoted.group(1)
+        if text[start : start + len(term)].casefold() == term.casefold():
+            return len(term)
+    token = TOKEN_RE.match(text, start, end)
     return len(token.group(0).rstrip(".:")) if token else 0
 
 
@@ -60,12 +66,47 @@ def mark(entry: Mapping[str, object], lines: Sequence[str]) -> Mark:
     """The characters ENTRY's diagnostic covers in the document of LINES."""
     line = int(str(entry["line"]))
     text = line_text(lines, line)
+    end = len(text) - 1 if text.endswith("\r") else len(text)
     column = int(str(entry.get("column", 0)))
-    if 0 < column <= len(text):
-        width = token_width(text, column, str(entry["code"]), str(entry["detail"]))
+    if 0 < column <= end:
+        width = token_width(text, column, end, str(entry["code"]), str(entry["detail"]))
         return Mark(line - 1, column - 1, column - 1 + max(width, 1))
-    start = len(text) - len(text.lstrip())
-    return Mark(line - 1, start, max(len(text), start + 1) if text else 0)
+    start = LEAD_RE.match(text, 0, end)
+    first = start.end() if start else 0
+    return Mark(line - 1, first, max(end, first + 1) if end else 0)
+
+
+def units(text: str, encoding: str) -> int:
+    """TEXT's length in the client's position units (UTF-16 code units by default)."""
+    if encoding == "utf-32" or text.isascii():
+        return len(text)
+    if encoding == "utf-8":
+        return len(text.encode("utf-8", "surrogatepass"))
+    return len(text.encode("utf-16-le", "surrogatepass")) // 2
+
+
+def client_positions(
+    lines: Sequence[str], points: Iterable[tuple[int, int]], encoding: str
+) -> dict[tuple[int, int], types.Position]:
+    """Each (0-based line, character) of POINTS as a client position: each line's prefixes
+    are measured once, left to right (linear in the line however many points it has)."""
+    found: dict[tuple[int, int], types.Position] = {}
+    line, done, total = -1, 0, 0
+    for at in sorted(set(points)):
+        if at[0] != line:
+            line, done, total = at[0], 0, 0
+        text = lines[line] if 0 <= line < len(lines) else ""
+        total += units(text[done : at[1]], encoding)
+        done = max(done, at[1])
+        found[at] = types.Position(line, total)
+    return found
+
+
+def client_ranges(lines: Sequence[str], marks: Sequence[Mark], encoding: str) -> list[types.Range]:
+    """MARKS as client ranges (see `client_positions`)."""
+    points = [(m.line, c) for m in marks for c in (m.start, m.end)]
+    at = client_positions(lines, points, encoding)
+    return [types.Range(at[(m.line, m.start)], at[(m.line, m.end)]) for m in marks]
 
 
 @cache  # a check's help is cut from its docstring: once per code, not per finding

@@ -51,15 +51,15 @@ class CorpusServer(LanguageServer):
                 found.append(Opened(uri, where[1], doc.version, doc.source))
         return found
 
+    @property
+    def encoding(self) -> str:
+        """The position encoding agreed with the client (utf-16 unless it asked for another)."""
+        agreed = self.workspace.position_encoding
+        return str(getattr(agreed, "value", agreed) or "utf-16")
+
     async def run(self, call: Callable[[], T]) -> T:
         """CALL's result, computed on the worker thread (the event loop keeps reading)."""
         return await asyncio.get_running_loop().run_in_executor(self.worker, call)
-
-
-def chars_to_client(ls: CorpusServer, lines: list[str], at: diagnostics.Mark) -> types.Range:
-    start = types.Position(at.line, at.start)
-    end = types.Position(at.line, at.end)
-    return ls.workspace.position_codec.range_to_client_units(lines, types.Range(start, end))
 
 
 def schedule(ls: CorpusServer, project: Project) -> None:
@@ -95,10 +95,12 @@ def shown(
     found: dict[str, list[types.Diagnostic]] = {}
     for doc in opened:
         lines = doc.text.split("\n")
+        shown_here = entries.get(doc.path, [])
+        marks = [diagnostics.mark(entry, lines) for entry in shown_here]
+        ranges = diagnostics.client_ranges(lines, marks, ls.encoding)
         found[doc.uri] = [
-            diagnostics.diagnostic(entry, at, chars_to_client(ls, lines, at))
-            for entry in entries.get(doc.path, ())
-            for at in [diagnostics.mark(entry, lines)]
+            diagnostics.diagnostic(entry, at, where)
+            for entry, at, where in zip(shown_here, marks, ranges, strict=True)
         ]
     return found
 

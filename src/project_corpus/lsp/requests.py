@@ -25,7 +25,6 @@ from project_corpus.lsp.documents import file_path
 from project_corpus.lsp.projects import Project
 from project_corpus.lsp.projects import overlay
 from project_corpus.lsp.refresh import CorpusServer
-from project_corpus.lsp.refresh import chars_to_client
 
 
 async def snapshot(ls: CorpusServer, uri: str) -> tuple[Project, str, Corpus] | None:
@@ -66,10 +65,11 @@ async def document_links(ls: CorpusServer, uri: str) -> list[Target]:
     ]
 
 
-def link_range(ls: CorpusServer, uri: str, link: navigation.Link) -> types.Range:
+def link_ranges(ls: CorpusServer, uri: str, links: list[navigation.Link]) -> list[types.Range]:
+    """The client ranges of LINKS in the open document URI."""
     lines = ls.workspace.text_documents[uri].source.split("\n")
-    at = diagnostics.Mark(link.line - 1, link.column - 1, link.column - 1 + link.length)
-    return chars_to_client(ls, lines, at)
+    marks = [diagnostics.Mark(k.line - 1, k.column - 1, k.column - 1 + k.length) for k in links]
+    return diagnostics.client_ranges(lines, marks, ls.encoding)
 
 
 def cursor(ls: CorpusServer, uri: str, position: types.Position) -> tuple[int, int]:
@@ -102,21 +102,22 @@ def code_actions(ls: CorpusServer, params: types.CodeActionParams) -> list[types
     for diagnostic in params.context.diagnostics:
         finding = as_finding(diagnostic)
         for fix in fixes.fixes(where[1], text, finding, today) if finding else ():
-            edits = [
-                types.TextEdit(chars_to_client_span(ls, lines, edit), edit.text)
-                for edit in fix.edits
-            ]
-            edit = types.WorkspaceEdit(changes={uri: edits})
+            edit = types.WorkspaceEdit(changes={uri: text_edits(ls, lines, fix)})
             kind = types.CodeActionKind.QuickFix
             action = types.CodeAction(fix.title, kind=kind, diagnostics=[diagnostic], edit=edit)
             actions.append(action)
     return actions
 
 
-def chars_to_client_span(ls: CorpusServer, lines: list[str], edit: fixes.Edit) -> types.Range:
-    start = types.Position(edit.line, edit.start)
-    end = types.Position(edit.end_line, edit.end)
-    return ls.workspace.position_codec.range_to_client_units(lines, types.Range(start, end))
+def text_edits(ls: CorpusServer, lines: list[str], fix: fixes.Fix) -> list[types.TextEdit]:
+    """FIX's edits in the client's position units."""
+    starts = [(e.line, e.start) for e in fix.edits]
+    ends = [(e.end_line, e.end) for e in fix.edits]
+    at = diagnostics.client_positions(lines, starts + ends, ls.encoding)
+    return [
+        types.TextEdit(types.Range(at[start], at[end]), e.text)
+        for e, start, end in zip(fix.edits, starts, ends, strict=True)
+    ]
 
 
 def as_finding(diagnostic: types.Diagnostic) -> fixes.Finding | None:

@@ -70,9 +70,10 @@ def _navigation(ls: CorpusServer) -> None:
         if uri not in ls.workspace.text_documents:
             return []
         found = await requests.document_links(ls, uri)
+        ranges = requests.link_ranges(ls, uri, [hit.link for hit in found])
         return [
-            types.DocumentLink(requests.link_range(ls, uri, hit.link), target=hit.uri)
-            for hit in found
+            types.DocumentLink(where, target=hit.uri)
+            for hit, where in zip(found, ranges, strict=True)
         ]
 
     @ls.feature(types.TEXT_DOCUMENT_DEFINITION)
@@ -90,7 +91,7 @@ def _navigation(ls: CorpusServer) -> None:
         if hit is None:
             return None
         text = types.MarkupContent(types.MarkupKind.Markdown, navigation.hover(hit.source))
-        return types.Hover(text, requests.link_range(ls, uri, hit.link))
+        return types.Hover(text, requests.link_ranges(ls, uri, [hit.link])[0])
 
 
 def serve() -> None:
