@@ -17,6 +17,14 @@ from tests.test_mcp_server import child_env
 
 T = TypeVar("T")
 TIMEOUT = 60.0
+# What an editor that watches files says (VS Code, Neovim ≥ 0.10): the server may register.
+CAPABILITIES = types.ClientCapabilities(
+    workspace=types.WorkspaceClientCapabilities(
+        did_change_watched_files=types.DidChangeWatchedFilesClientCapabilities(
+            dynamic_registration=True
+        )
+    )
+)
 
 
 class Session:
@@ -27,6 +35,7 @@ class Session:
         self.published: dict[str, types.PublishDiagnosticsParams] = {}
         self.arrived = asyncio.Event()
         self.versions: dict[str, int] = {}
+        self.registrations: list[types.RegistrationParams] = []
 
     def receive(self, params: types.PublishDiagnosticsParams) -> None:
         self.published[params.uri] = params
@@ -79,11 +88,15 @@ def run_session(root: Path, script: Callable[[Session], Awaitable[T]]) -> T:
         def diagnostics(params: types.PublishDiagnosticsParams) -> None:
             session.receive(params)
 
+        @client.feature(types.CLIENT_REGISTER_CAPABILITY)
+        def register(params: types.RegistrationParams) -> None:
+            session.registrations.append(params)
+
         await client.start_io(sys.executable, "-m", "project_corpus", "lsp", env=child_env())
         try:
             folder = types.WorkspaceFolder(uri=root.as_uri(), name=root.name)
             params = types.InitializeParams(
-                capabilities=types.ClientCapabilities(),
+                capabilities=CAPABILITIES,
                 root_uri=root.as_uri(),
                 workspace_folders=[folder],
             )

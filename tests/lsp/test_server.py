@@ -221,3 +221,32 @@ def test_documents_outside_the_corpus_or_not_on_disk_get_no_findings(
         )  # type: ignore[return-value]
 
     assert run_session(root, script) == ([], [], [])
+
+
+def test_the_server_asks_for_corpus_file_events(make_corpus: MakeCorpus) -> None:
+    root = make_corpus()
+
+    async def script(s: Session) -> list[types.RegistrationParams]:
+        await s.current(s.open(root / STATUS))
+        return s.registrations
+
+    (registered,) = run_session(root, script)
+    (registration,) = registered.registrations
+    assert registration.method == "workspace/didChangeWatchedFiles"
+    options = registration.register_options
+    assert isinstance(options, dict)
+    assert options["watchers"] == [{"globPattern": "**/.project-corpus/**"}]
+
+
+def test_closing_a_document_clears_its_diagnostics(make_corpus: MakeCorpus) -> None:
+    root = make_corpus({HISTORY: CLAIM})
+
+    async def script(s: Session) -> tuple[list[str], list[str]]:
+        uri = s.open(root / HISTORY)
+        before = codes(await s.current(uri))
+        document = types.TextDocumentIdentifier(uri)
+        s.client.text_document_did_close(types.DidCloseTextDocumentParams(document))
+        after = await s.wait(uri, lambda p: p.version is None)
+        return before, codes(after)
+
+    assert run_session(root, script) == (["VOLATILE_WITHOUT_FRESHNESS"], [])
