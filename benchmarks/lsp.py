@@ -5,15 +5,16 @@
 
 On a copy of the maximum corpus (generated unless --corpus names one), `project-corpus lsp` is
 started over stdio with pygls' LanguageClient, and one report is opened. Each round runs a
-one-shot `context doctor ROOT` and makes one unsaved edit of the open report (a line appended,
-sent as `didChange`), in an order rotated per round; an edit is timed from the notification
-sent to the `publishDiagnostics` of that version received. The table gives medians after the
-first round: wall time, CPU time (the CLI process's; the server's from /proc, 10 ms ticks,
-so a mean) and the ratio to the CLI's median (target ≤ 0.25). Then the session goes on for
---edits edits, each awaited, and reports the server's resident memory after the first tenth
-and at the end, and its peak (VmHWM). Finally the edited text is saved and the CLI's findings
-for that report are compared with the last diagnostics (line, column, code): the exit status
-is 1 when they differ. A report, not a test.
+one-shot `context doctor ROOT` and makes one unsaved edit of the open report (sent as
+`didChange`), in an order rotated per round; an edit is timed from the notification sent to the
+`publishDiagnostics` of that version received. Each edit's text is the file's plus one new
+line, so the corpus stays within its limits however many edits are made. The table gives
+medians after the first round: wall time, CPU time (the CLI process's; the server's from
+/proc, 10 ms ticks, so a mean) and the ratio to the CLI's median (target ≤ 0.25). Then the
+session goes on for --edits edits, each awaited, and reports the server's resident memory
+after the first tenth and at the end, and its peak (VmHWM). Finally the edited text is saved
+and the CLI's findings for that report are compared with the last diagnostics (line, column,
+code): the exit status is 1 when they differ. A report, not a test.
 """
 
 from __future__ import annotations
@@ -50,7 +51,7 @@ class Editor:
 
     def __init__(self, client: LanguageClient, path: Path) -> None:
         self.client, self.uri = client, path.as_uri()
-        self.text = path.read_text(encoding="utf-8")
+        self.base = self.text = path.read_text(encoding="utf-8")
         self.version = 0
         self.got: dict[int, list[types.Diagnostic]] = {}
         self.arrived = asyncio.Event()
@@ -75,7 +76,7 @@ class Editor:
 
     async def edit(self, n: int) -> float:
         """Seconds from an edit sent to its diagnostics received."""
-        self.text += EXTRA.format(n=n)
+        self.text = self.base + EXTRA.format(n=n)  # one line more than on disk, each time new
         self.version += 1
         start = time.perf_counter()
         document = types.VersionedTextDocumentIdentifier(uri=self.uri, version=self.version)
@@ -129,7 +130,6 @@ async def long_run(args: argparse.Namespace, editor: Editor, pid: int) -> dict[s
 
 async def agree(root: Path, editor: Editor, path: Path) -> bool:
     """Whether the CLI's findings of the saved text equal the last diagnostics."""
-    editor.text += "The last line.\n"
     await editor.edit(-1)
     editor.version += 1  # the same text again, to receive its diagnostics after the save
     path.write_text(editor.text, encoding="utf-8")
