@@ -15,19 +15,23 @@ SRC = Path(__file__).resolve().parent.parent / "src" / "project_corpus"
 PACKAGE = "project_corpus"
 # The stages from the bottom up (docs/architecture.md): a module may import its own stage and
 # the stages below it, never one above.
+# `importer` (#33) and `lsp` (#37) are named before they exist: their ranks are decided here.
 LAYERS = (
     ("core",),
     ("corpus",),
     ("index", "scaffold", "retrieval"),
     ("doctor",),
-    ("review",),
+    ("review", "importer"),
     ("output", "evaluate"),
-    ("mcp_server", "github"),
+    ("workspace",),
+    ("mcp_server", "github", "lsp"),
     ("cli",),
     ("__main__", "__init__"),
 )
 RANK = {name: rank for rank, names in enumerate(LAYERS) for name in names}
-MAX_TOP_LEVEL = 12
+# One stage package per name in LAYERS, nothing loose beside them (docs/decisions.md, "Fifteen
+# top-level packages").
+MAX_TOP_LEVEL = 15
 MAX_FUNCTION_LINES = 40
 MAX_MODULE_LINES = 400
 
@@ -70,7 +74,7 @@ def stage(name: str) -> str:
     return parts[1] if len(parts) > 1 else "__init__"
 
 
-def test_at_most_twelve_top_level_entries() -> None:
+def test_every_top_level_entry_is_a_stage_of_the_layers() -> None:
     entries = [
         p.name
         for p in SRC.iterdir()
@@ -78,7 +82,8 @@ def test_at_most_twelve_top_level_entries() -> None:
         or (p.is_dir() and (p / "__init__.py").exists())
     ]
     assert len(entries) <= MAX_TOP_LEVEL, sorted(entries)
-    assert {Path(e).stem for e in entries} == set(RANK) - {"__main__", "__init__"}
+    assert {Path(e).stem for e in entries} <= set(RANK) - {"__main__", "__init__"}
+    assert all(entry == Path(entry).stem for entry in entries)  # packages, no loose module
 
 
 def test_imports_only_point_down_the_stages() -> None:

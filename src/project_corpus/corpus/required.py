@@ -24,6 +24,7 @@ from project_corpus.corpus.layout import CORPUS_DIR
 from project_corpus.corpus.layout import GENERATED_DIR
 from project_corpus.corpus.layout import REQUIRED
 from project_corpus.corpus.protocol import check_generated
+from project_corpus.corpus.roots import Root
 
 MAX_VIEW_BYTES = 8 * 1024 * 1024
 
@@ -124,8 +125,11 @@ def generated_views(root: str) -> list[Finding]:
 def require_corpus(root: str, given: str | os.PathLike[str]) -> None:
     """CONTEXT_ROOT when ROOT has no `.project-corpus/` at all: every command, the doctor
     and `new` included, says it is not a corpus and points to `init` (or, when a folder
-    above holds a corpus, to that project root: ROOT is never searched for upwards)."""
-    if os.path.lexists(os.path.join(root, CORPUS_DIR)):
+    above holds a corpus, to that project root: a ROOT given is used as given). GIVEN may
+    be the command's `Root` record, which knows the answer already."""
+    if isinstance(given, Root) and given.has_corpus:
+        return  # checked once, when the record was made
+    if not isinstance(given, Root) and os.path.lexists(os.path.join(root, CORPUS_DIR)):
         return
     shown = os.fspath(given)
     above = _corpus_above(root)

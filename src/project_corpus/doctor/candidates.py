@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from project_corpus.core.records import Corpus
-from project_corpus.corpus import fs
+from project_corpus.corpus.roots import open_root
 from project_corpus.corpus.snapshot import collect
 from project_corpus.doctor._inputs import candidate_dir_files
 from project_corpus.doctor._inputs import line_of
@@ -196,9 +196,10 @@ def lint_candidates(root: str | os.PathLike[str], files: Sequence[str]) -> dict[
     """The `context candidate-validate` report: every problem of every candidate in FILES
     (default: every `*.json` in .project-corpus/candidates/), against the strict snapshot."""
 
-    root_path = fs.resolve_root(root)
-    loaded = [load_input(root_path, f) for f in files] if files else candidate_dir_files(root_path)
-    corpus = collect(root_path)
+    opened = open_root(root)
+    path = opened.path
+    loaded = [load_input(path, f) for f in files] if files else candidate_dir_files(path)
+    corpus = collect(opened)
     issues = [issue for entry in loaded for issue in file_issues(entry, corpus)]
     return lint_report(corpus, issues, candidate_count(loaded), _CANDIDATE_CHECKS)
 

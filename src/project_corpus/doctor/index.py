@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 from project_corpus.core.errors import ContextError
 from project_corpus.corpus.layout import CACHE_DIR
+from project_corpus.corpus.roots import Root
 from project_corpus.doctor.records import DoctorView
 from project_corpus.doctor.records import Issue
 from project_corpus.doctor.records import check
@@ -26,19 +27,20 @@ OPEN_CODES = ("INDEX_MISSING", "INDEX_CORRUPT", "INDEX_SCHEMA_MISMATCH", "INDEX_
 
 
 def open_for_doctor(
-    root: str, index: str | None
+    opened: Root, index: str | None
 ) -> tuple[StoredIndex | None, ContextError | None, str]:
     """(stored index, the error that made it unusable, portable index path). Only the
     INDEX_* opening errors become findings; anything else (CONTEXT_LIMIT) is raised."""
     from project_corpus.index.store import open_index
     from project_corpus.index.store import resolve_index_path
 
+    root = opened.path
     try:
         rel = f"{CACHE_DIR}/{resolve_index_path(root, index)}"
     except ContextError as exc:
         return None, _without_paths(exc, root, index), CACHE_DIR
     try:
-        return open_index(root, index), None, rel
+        return open_index(opened, index), None, rel
     except ContextError as exc:
         if exc.code not in OPEN_CODES:
             raise

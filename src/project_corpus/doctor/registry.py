@@ -3,7 +3,7 @@
 
 Families: `conformance` and `policy` (the gate), `relations`, `integrity`, `content`,
 `hygiene`, `repository`, `index`, `bundles`, `candidates`. The machinery they share is in
-the underscore modules (`_records`, `_config`, `_inputs`, `_report`, `_selection`,
+`records`, `report`, `selection` and the underscore modules (`_config`, `_inputs`,
 `_suppress`, `_volatile`, `_gitignore`).
 """
 

@@ -19,9 +19,9 @@ from project_corpus.core.errors import ContextError
 from project_corpus.core.records import SEVERITIES
 from project_corpus.core.records import Corpus
 from project_corpus.core.versions import REVIEW_SCHEMA_VERSION
-from project_corpus.corpus import fs
 from project_corpus.corpus import required
 from project_corpus.corpus.layout import CORPUS_DIR
+from project_corpus.corpus.roots import open_root
 from project_corpus.corpus.snapshot import collect
 from project_corpus.corpus.snapshot import snapshot_of
 from project_corpus.doctor import lint_corpus
@@ -69,8 +69,9 @@ def memory_review(
     fail_on = fail_on.upper()
     if fail_on not in SEVERITIES:
         raise ContextError("USAGE_ERROR", f"--fail-on must be FAIL or WARN, not {fail_on!r}")
-    root_path = fs.resolve_root(root)
-    repo = git.locate(root_path, os.fspath(root))
+    opened = open_root(root)
+    root_path = opened.path
+    repo = git.locate(root_path, opened.given)
     base_commit = git.resolve(repo, base)
     head_commit = git.resolve(repo, head) if head is not None else None
     if merge_base:
@@ -79,8 +80,8 @@ def memory_review(
     if head is not None and head_commit is not None:
         new = _git_side(root_path, repo, head, head_commit)
     else:
-        required.require_corpus(root_path, root)
-        corpus = collect(root_path, strict=False)
+        required.require_corpus(root_path, opened)
+        corpus = collect(opened, strict=False)
         new = Side(None, None, corpus, worktree_candidates(root_path))
     return compare(old, new, fail_on=fail_on, config=config)
 
