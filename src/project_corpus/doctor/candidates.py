@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from project_corpus.core.records import Corpus
+from project_corpus.corpus.required import require_corpus
 from project_corpus.corpus.roots import open_root
 from project_corpus.corpus.snapshot import collect
 from project_corpus.doctor._inputs import candidate_dir_files
@@ -194,12 +195,14 @@ def candidate_without_evidence(view: DoctorView) -> Iterator[Issue]:
 
 def lint_candidates(root: str | os.PathLike[str], files: Sequence[str]) -> dict[str, object]:
     """The `context candidate-validate` report: every problem of every candidate in FILES
-    (default: every `*.json` in .project-corpus/candidates/), against the strict snapshot."""
-
+    (default: every `*.json` in .project-corpus/candidates/), against the strict snapshot.
+    With no candidate there is nothing to validate: a corpus that does not conform is the
+    doctor's finding, not this report's (one red pre-commit hook per cause)."""
     opened = open_root(root)
     path = opened.path
     loaded = [load_input(path, f) for f in files] if files else candidate_dir_files(path)
-    corpus = collect(opened)
+    require_corpus(path, opened)
+    corpus = collect(opened, strict=bool(loaded))
     issues = [issue for entry in loaded for issue in file_issues(entry, corpus)]
     return lint_report(corpus, issues, candidate_count(loaded), _CANDIDATE_CHECKS)
 
