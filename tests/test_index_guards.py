@@ -245,7 +245,10 @@ def test_index_missing_without_cache_and_with_an_empty_cache(make_corpus: MakeCo
         error = refused(open_index, root)
         assert (error.code, error.detail) == ("INDEX_MISSING", f"{INDEX} does not exist")
         # the library keeps the root's place; the CLI names the ROOT it was given
-        assert error.hint == "build it with `project-corpus context build {root}`"
+        assert (
+            error.hint
+            == "build it with `project-corpus context build {root}`, or ask with --fresh (no index)"
+        )
         assert error.envelope("my corpus")["hint"] == (
             "build it with `project-corpus context build 'my corpus'`"
         )
