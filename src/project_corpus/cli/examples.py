@@ -162,4 +162,4 @@ def epilog(command: str) -> str:
     page, examples = EXAMPLES[command]
     rows = [f"  {line}\n      {what}" for line, what in examples]
     # "\b" keeps click from re-wrapping the paragraph (its documented marker).
-    return "\b\nExamples:\n" + "\n".join(rows) + f"\n\nDocs: {DOCS_URL}/{page}"
+    return "\b\nExamples:\n" + "\n".join(rows) + f"\n\n\b\nDocs: {DOCS_URL}/{page}"
