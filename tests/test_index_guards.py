@@ -250,9 +250,12 @@ def test_index_missing_without_cache_and_with_an_empty_cache(make_corpus: MakeCo
             == "build it with `project-corpus context build {root}`, or ask with --fresh (no index)"
         )
         assert error.envelope("my corpus")["hint"] == (
-            "build it with `project-corpus context build 'my corpus'`"
+            "build it with `project-corpus context build 'my corpus'`, or ask with --fresh"
+            " (no index)"
         )
-        assert error.envelope()["hint"] == "build it with `project-corpus context build ROOT`"
+        assert error.envelope()["hint"] == (
+            "build it with `project-corpus context build ROOT`, or ask with --fresh (no index)"
+        )
         (root / CACHE).mkdir(exist_ok=True)
 
 

@@ -361,7 +361,7 @@ def error_cases(root: Path, other: Path) -> list[tuple[str, tuple[object, ...]]]
     index = root / ".project-corpus/cache/context.sqlite3"
     return [
         ("CONTEXT_ROOT", ("context", "build", root / "missing")),
-        ("USAGE_ERROR", ("context", "query", root)),
+        ("USAGE_ERROR", ("context", "query")),
         ("USAGE_ERROR", ("context", "doctor", root, "--format", "yaml")),
         ("INDEX_MISSING", ("context", "query", root, "eviction")),
         ("INDEX_PATH", ("context", "build", root, "--index", root / "elsewhere.sqlite3")),

@@ -14,7 +14,6 @@ from project_corpus.core.records import Policy
 from project_corpus.core.versions import PROTOCOL_VERSION
 from project_corpus.corpus.layout import POLICY_PATH
 
-MAX_POLICY_BYTES = 1024 * 1024
 ID_RE = re.compile(r"^[a-z0-9][a-z0-9._-]{2,63}\Z")
 CAPABILITY_RE = re.compile(r"^[a-z][a-z0-9_.-]*\Z")
 

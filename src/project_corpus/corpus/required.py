@@ -17,6 +17,7 @@ import unicodedata
 from collections.abc import Callable
 
 from project_corpus.core.errors import ContextError
+from project_corpus.core.limits import MAX_VIEW_BYTES
 from project_corpus.core.records import Finding
 from project_corpus.corpus import fs
 from project_corpus.corpus.layout import ARTIFACT_DIRS
@@ -25,8 +26,6 @@ from project_corpus.corpus.layout import GENERATED_DIR
 from project_corpus.corpus.layout import REQUIRED
 from project_corpus.corpus.protocol import check_generated
 from project_corpus.corpus.roots import Root
-
-MAX_VIEW_BYTES = 8 * 1024 * 1024
 
 DEVICE_NAMES = frozenset(
     ["con", "prn", "aux", "nul", *(f"com{i}" for i in range(10)), *(f"lpt{i}" for i in range(10))]

@@ -6,6 +6,7 @@ import os
 from collections.abc import Iterator
 
 from project_corpus.core.errors import ContextError
+from project_corpus.core.limits import MAX_GITIGNORE_BYTES
 from project_corpus.corpus import fs
 from project_corpus.corpus.layout import CACHE_DIR
 from project_corpus.corpus.layout import CORPUS_DIR
@@ -16,7 +17,6 @@ from project_corpus.doctor.records import check
 from project_corpus.doctor.records import snapshot_issues
 
 GITIGNORE_DIRS = ("", CORPUS_DIR, CACHE_DIR)
-MAX_GITIGNORE_BYTES = 64 * 1024
 
 
 def _cache_entries(root: str) -> list[tuple[str, bool]]:

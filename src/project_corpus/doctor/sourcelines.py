@@ -13,8 +13,8 @@ from collections.abc import Mapping
 from collections.abc import Sequence
 
 from project_corpus.core.errors import ContextError
+from project_corpus.core.limits import MAX_SOURCE_BYTES
 from project_corpus.corpus import fs
-from project_corpus.corpus.snapshot import MAX_SOURCE_BYTES
 
 SourceLines = dict[str, dict[int, str]]
 

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 from project_corpus.core.about import __version__
 from project_corpus.core.errors import ContextError
+from project_corpus.core.limits import MAX_INDEX_BYTES
 from project_corpus.core.records import Corpus
 from project_corpus.core.records import item_id
 from project_corpus.core.versions import INDEX_SCHEMA_VERSION
@@ -32,7 +33,6 @@ if TYPE_CHECKING:
     from project_corpus.corpus.memo import SnapshotMemo
 
 STAGING_PREFIX = ".staging-"
-MAX_INDEX_BYTES = 128 * 1024 * 1024
 
 
 def resolve_index_path(root: str, index: str | None) -> str:
