@@ -16,6 +16,8 @@ from project_corpus.core.about import MCP_INSTALL_HINT
 from project_corpus.core.errors import EXIT_FINDINGS
 from project_corpus.core.errors import EXIT_OK
 from project_corpus.core.errors import ContextError
+from project_corpus.core.formats import EXPLAIN_FORMATS
+from project_corpus.core.formats import RESULT_FORMATS
 
 
 @click.command(epilog=epilog("schema"))
@@ -52,7 +54,7 @@ def trust() -> None:
     metavar="PATH",
     help="Grant file (default under $XDG_CONFIG_HOME).",
 )
-@format_option("json", "text")
+@format_option(*RESULT_FORMATS)
 def grant(
     root: str | None,
     capabilities: tuple[str, ...],
@@ -73,7 +75,7 @@ def grant(
 @click.option(
     "--grant", "grant_path", default=None, metavar="PATH", help="Grant file (default location)."
 )
-@format_option("json", "text")
+@format_option(*RESULT_FORMATS)
 def show(root: str | None, grant_path: str | None, fmt: str) -> int:
     """Show the trust grant for ROOT and its effective capabilities."""
     from project_corpus.mcp_server import trust as trust_mod
@@ -123,7 +125,7 @@ def mcp(root: str | None, grant_path: str, allow: tuple[str, ...], naming: str) 
 
 @click.command(epilog=epilog("explain"))
 @click.argument("code", required=False)
-@format_option("text", "json")
+@format_option(*EXPLAIN_FORMATS)
 def explain(code: str | None, fmt: str) -> int:
     """Print a doctor check's documentation (without CODE: list every check)."""
     from project_corpus.core.jsonio import pretty

@@ -21,6 +21,8 @@ from project_corpus.cli.options import shifted
 from project_corpus.core.bounds import BOUNDS
 from project_corpus.core.errors import EXIT_FINDINGS
 from project_corpus.core.errors import EXIT_OK
+from project_corpus.core.formats import EVAL_FORMATS
+from project_corpus.core.formats import RESULT_FORMATS
 
 fresh_option = click.option(
     "--fresh",
@@ -38,7 +40,7 @@ def _index(index: str | None, fresh: bool) -> str | None:
 @click.command(epilog=epilog("context build"))
 @root_arg()
 @index_option
-@format_option("json", "text")
+@format_option(*RESULT_FORMATS)
 def build(root: str | None, index: str | None, fmt: str) -> int:
     """Build the provenance-only SQLite index of ROOT's scoped sources."""
     from project_corpus.workspace import Workspace
@@ -57,7 +59,7 @@ def build(root: str | None, index: str | None, fmt: str) -> int:
     metavar="N",
     help=BOUNDS.limit.help("Maximum results"),
 )
-@format_option("json", "text")
+@format_option(*RESULT_FORMATS)
 def query(
     root: str | None, query: str | None, index: str | None, fresh: bool, limit: str, fmt: str
 ) -> int:
@@ -81,7 +83,7 @@ def query(
     metavar="N",
     help=BOUNDS.max_tokens.help("Excerpt token budget"),
 )
-@format_option("json", "text")
+@format_option(*RESULT_FORMATS)
 def bundle(
     root: str | None, query: str | None, index: str | None, fresh: bool, max_tokens: str, fmt: str
 ) -> int:
@@ -103,7 +105,7 @@ def bundle(
 @click.option(
     "--item", "items", multiple=True, metavar="ID", help="A delivered item ID (default: all)."
 )
-@format_option("json", "text")
+@format_option(*RESULT_FORMATS)
 def receipt(
     root: str | None, bundle_file: str, consumer: str, items: tuple[str, ...], fmt: str
 ) -> int:
@@ -120,7 +122,7 @@ def receipt(
 @click.option(
     "--dataset", required=True, metavar="FILE", help="CorpusEval v1 dataset JSON inside ROOT."
 )
-@format_option("json", "text", "markdown")
+@format_option(*EVAL_FORMATS)
 @click.option("--exit-zero", is_flag=True, help="Exit 0 even when a case fails.")
 def eval_(root: str | None, index: str | None, dataset: str, fmt: str, exit_zero: bool) -> int:
     """Offline retrieval and bundle evaluation (CorpusEval v1), no LLM judge."""

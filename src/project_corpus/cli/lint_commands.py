@@ -11,7 +11,6 @@ from typing import TYPE_CHECKING
 import click
 
 from project_corpus.cli.examples import epilog
-from project_corpus.cli.options import FORMATS
 from project_corpus.cli.options import Command
 from project_corpus.cli.options import display_prefix
 from project_corpus.cli.options import fail_on_option
@@ -26,6 +25,7 @@ from project_corpus.cli.options import use_color
 from project_corpus.cli.options import write_output
 from project_corpus.core.errors import EXIT_FINDINGS
 from project_corpus.core.errors import EXIT_OK
+from project_corpus.core.formats import REPORT_FORMATS
 
 if TYPE_CHECKING:
     from project_corpus.output.text import SourceLine
@@ -131,7 +131,7 @@ def _codes_option(name: str, help_text: str) -> Callable[[Command], Command]:
 )
 @_codes_option("--select", "Report only these checks (codes or names; repeatable).")
 @_codes_option("--ignore", "Do not report these checks (codes or names; repeatable).")
-@format_option(*FORMATS)
+@format_option(*REPORT_FORMATS)
 @output_option()
 @fail_on_option()
 @click.option("--exit-zero", is_flag=True, help="Exit 0 even when findings fail the run.")
@@ -194,7 +194,7 @@ def doctor(
 @click.option(
     "--input", "inputs", multiple=True, metavar="FILE", help="A candidate JSON file (repeatable)."
 )
-@format_option(*FORMATS)
+@format_option(*REPORT_FORMATS)
 @output_option()
 @click.option("--exit-zero", is_flag=True, help="Exit 0 even when a candidate is invalid.")
 def candidate_validate(

@@ -20,10 +20,6 @@ from project_corpus.core.records import SEVERITIES
 
 Command = TypeVar("Command", bound=Callable[..., object])
 
-# The report formats of `doctor` and `candidate-validate`: the keys of `output.RENDERERS`
-# (a test holds them equal; importing the renderers here would slow every command's start).
-FORMATS = ("json", "text", "sarif", "github")
-
 
 def emit(text: str, color: bool | None = None) -> None:
     click.echo(text, nl=False, color=color)

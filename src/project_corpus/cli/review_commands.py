@@ -14,9 +14,7 @@ from project_corpus.cli.options import root_arg
 from project_corpus.cli.options import write_output
 from project_corpus.core.errors import EXIT_FINDINGS
 from project_corpus.core.errors import EXIT_OK
-
-# The review's formats: the keys of `output.review.REVIEW_RENDERERS` (a test holds them equal).
-REVIEW_FORMATS = ("json", "markdown", "text", "github")
+from project_corpus.core.formats import REVIEW_FORMATS
 
 
 @click.command(epilog=epilog("context review"))

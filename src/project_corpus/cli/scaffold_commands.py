@@ -10,6 +10,7 @@ from project_corpus.cli.options import format_option
 from project_corpus.cli.options import located
 from project_corpus.cli.options import resolve_format
 from project_corpus.cli.options import root_arg
+from project_corpus.core.formats import RESULT_FORMATS
 
 LANG_OPTION = click.option(
     "--lang",
@@ -29,7 +30,7 @@ LANG_OPTION = click.option(
     "--name", default=None, metavar="TEXT", help="Logical name (default: the folder name)."
 )
 @LANG_OPTION
-@format_option("json", "text")
+@format_option(*RESULT_FORMATS)
 def init(root: str, project_id: str | None, name: str | None, lang: str, fmt: str) -> int:
     """Start a Project Corpus in ROOT (default: the current folder); writes only new files."""
     from project_corpus.scaffold.create import init_corpus
@@ -62,7 +63,7 @@ def _report(root: str, written: list[str], fmt: str) -> None:
     default=None,
     help="Language of the guidance text (default: the corpus's own, from PROJECT and STATUS).",
 )
-@format_option("json", "text")
+@format_option(*RESULT_FORMATS)
 def new(
     kind: str, artifact_id: str, root: str | None, task_id: str | None, lang: str | None, fmt: str
 ) -> int:
