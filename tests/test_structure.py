@@ -146,3 +146,31 @@ def test_functions_and_modules_stay_small() -> None:
                 if length > MAX_FUNCTION_LINES:
                     too_long.append(f"{name}.{node.name}: {length} lines")
     assert too_long == []
+
+
+def test_the_protocol_vocabulary_has_one_home() -> None:
+    """No module but `corpus/vocabulary.py` spells a section name, an ID key or the profile
+    order as a string literal (docstrings aside): each is named from there."""
+    from project_corpus.corpus import vocabulary
+
+    sections = {*vocabulary.PROJECT_SECTIONS, *vocabulary.STATUS_SECTIONS}
+    sections |= {*vocabulary.TASK_SECTIONS, *vocabulary.REPORT_SECTIONS}
+    words = sections | set(vocabulary.ID_KEYS.values()) | set(vocabulary.PROFILE_ORDER)
+    spelled = []
+    for name, path in MODULES.items():
+        if name == "project_corpus.corpus.vocabulary":
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        docstrings = {
+            id(node.body[0].value)
+            for node in ast.walk(tree)
+            if isinstance(node, ast.Module | ast.FunctionDef | ast.ClassDef)
+            and node.body
+            and isinstance(node.body[0], ast.Expr)
+        }
+        spelled += [
+            f"{name}:{node.lineno}: {node.value}"
+            for node in ast.walk(tree)
+            if isinstance(node, ast.Constant) and node.value in words and id(node) not in docstrings
+        ]
+    assert spelled == []

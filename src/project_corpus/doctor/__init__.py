@@ -13,8 +13,6 @@ from collections.abc import Iterable
 from collections.abc import Sequence
 from datetime import date
 
-from project_corpus.core.errors import ContextError
-from project_corpus.core.records import SEVERITIES
 from project_corpus.core.records import Corpus
 from project_corpus.corpus.required import require_corpus
 from project_corpus.corpus.roots import Root
@@ -38,6 +36,7 @@ from project_corpus.doctor.registry import CHECKS_BY_CODE
 from project_corpus.doctor.registry import GATES
 from project_corpus.doctor.report import build_report
 from project_corpus.doctor.report import candidate_count
+from project_corpus.doctor.report import fail_on_level
 from project_corpus.doctor.report import finalize
 from project_corpus.doctor.selection import narrow
 
@@ -71,9 +70,7 @@ def memory_doctor(
     Raises ContextError for a bad configuration (CONFIG_INVALID), a bad input file
     (CONTEXT_INPUT_PATH / CONTEXT_INPUT_JSON, BASELINE_INVALID), limits (CONTEXT_LIMIT) or a
     bad ROOT."""
-    fail_on = fail_on.upper()
-    if fail_on not in SEVERITIES:
-        raise ContextError("USAGE_ERROR", f"--fail-on must be FAIL or WARN, not {fail_on!r}")
+    fail_on = fail_on_level(fail_on)
     root = open_root(root)
     require_corpus(root.path, root)  # CONTEXT_ROOT with the `init` hint, before any config
     lint = narrow(load_config(root.path, config, CHECKS_BY_CODE), CHECKS_BY_CODE, select, ignore)

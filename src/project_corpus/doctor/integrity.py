@@ -27,6 +27,7 @@ from project_corpus.corpus.layout import STATUS_PATH
 from project_corpus.corpus.layout import inside
 from project_corpus.corpus.policy import ID_RE
 from project_corpus.corpus.protocol import has_next_action
+from project_corpus.corpus.vocabulary import TASK_ID
 from project_corpus.doctor.records import DoctorView
 from project_corpus.doctor.records import Issue
 from project_corpus.doctor.records import check
@@ -40,7 +41,7 @@ KIND_NAMES = {
     "path": "path",
     "link": "Markdown link",
     "id": "Evidence Reference ID",
-    "task": "Task-ID",
+    "task": TASK_ID,
 }
 
 
@@ -64,14 +65,10 @@ def _status(view: DoctorView) -> Document | None:
     return source.doc if source is not None else None
 
 
-def _meta(doc: Document, key: str) -> MetaLine | None:
-    return next((entry for entry in doc.meta if entry.key == key), None)
-
-
 def _active_line(view: DoctorView) -> tuple[Document, MetaLine] | None:
     """STATUS and its `Active-Task-ID` line when it names a task (a valid ID, not NONE)."""
     status = _status(view)
-    entry = _meta(status, "Active-Task-ID") if status is not None else None
+    entry = status.meta_line("Active-Task-ID") if status is not None else None
     if status is None or entry is None or not ID_RE.match(entry.value):
         return None
     return status, entry
@@ -122,7 +119,7 @@ def active_task_closed(view: DoctorView) -> Iterator[Issue]:
     if found is None or task is None or task.foreign:
         return
     status, entry = found
-    state = _meta(task.doc, "Task-Status")
+    state = task.doc.meta_line("Task-Status")
     if status.meta_value("Lifecycle-Status") != "ACTIVE" or state is None:
         return
     if state.value.casefold() in FINISHED:
@@ -148,8 +145,8 @@ def lifecycle_mismatch(view: DoctorView) -> Iterator[Issue]:
     status = _status(view)
     if status is None:
         return
-    lifecycle = _meta(status, "Lifecycle-Status")
-    active = _meta(status, "Active-Task-ID")
+    lifecycle = status.meta_line("Lifecycle-Status")
+    active = status.meta_line("Active-Task-ID")
     if lifecycle is None or active is None:
         return
     if lifecycle.value == "COMPLETE" and active.value != "NONE":
@@ -318,7 +315,7 @@ def unverified_status(view: DoctorView) -> Iterator[Issue]:
     if status is None or status.meta_value("Lifecycle-Status") != "ACTIVE":
         return
     for key in ("Last-Verified-At", "Evidence-Class"):
-        entry = _meta(status, key)
+        entry = status.meta_line(key)
         if entry is not None and entry.value == "UNVERIFIED":
             column = value_column(status, entry.line)
             detail = f"{key}: UNVERIFIED"
@@ -340,7 +337,7 @@ def status_age(view: DoctorView) -> Iterator[Issue]:
     """
     status = _status(view)
     limit = view.config.status_max_age_days
-    entry = _meta(status, "Last-Verified-At") if status is not None else None
+    entry = status.meta_line("Last-Verified-At") if status is not None else None
     verified = parse_timestamp(entry.value) if entry is not None else None
     if status is None or entry is None or verified is None or limit is None:
         return

@@ -26,10 +26,11 @@ from project_corpus.corpus import fs
 from project_corpus.corpus.policy import CAPABILITY_RE
 from project_corpus.corpus.policy import ID_RE
 from project_corpus.corpus.policy import PROFILE_CAPABILITIES
+from project_corpus.corpus.vocabulary import PROFILE_ORDER
 
 TRANSPORTS = frozenset({"stdio-mcp"})
 # The runtime hard limits: what this runtime can do at all (the MAINTAINER profile's set).
-HARD_LIMITS = PROFILE_CAPABILITIES["MAINTAINER"]
+HARD_LIMITS = PROFILE_CAPABILITIES[PROFILE_ORDER[-1]]
 GRANT_KEYS = (
     "grant_version",
     "project_id",

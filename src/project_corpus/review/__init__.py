@@ -16,7 +16,6 @@ from collections.abc import Sequence
 from typing import NamedTuple
 
 from project_corpus.core.errors import ContextError
-from project_corpus.core.records import SEVERITIES
 from project_corpus.core.records import Corpus
 from project_corpus.core.versions import REVIEW_SCHEMA_VERSION
 from project_corpus.corpus import required
@@ -25,6 +24,8 @@ from project_corpus.corpus.roots import open_root
 from project_corpus.corpus.snapshot import collect
 from project_corpus.corpus.snapshot import snapshot_of
 from project_corpus.doctor import lint_corpus
+from project_corpus.doctor.report import fail_on_level
+from project_corpus.doctor.report import fails
 from project_corpus.review import git
 from project_corpus.review.candidates import Files
 from project_corpus.review.candidates import candidate_changes
@@ -66,9 +67,7 @@ def memory_review(
     does. `config` is the lint configuration for the findings of both sides (default: the
     working tree's `.project-corpus/lint.yaml`). Raises ContextError: REVIEW_NOT_GIT,
     REVIEW_REVISION, REVIEW_NO_CORPUS, REVIEW_GIT, CONTEXT_LIMIT, CONFIG_INVALID."""
-    fail_on = fail_on.upper()
-    if fail_on not in SEVERITIES:
-        raise ContextError("USAGE_ERROR", f"--fail-on must be FAIL or WARN, not {fail_on!r}")
+    fail_on = fail_on_level(fail_on)
     opened = open_root(root)
     root_path = opened.path
     repo = git.locate(root_path, opened.given)
@@ -103,7 +102,7 @@ def compare(old: Side, new: Side, *, fail_on: str, config: str | None) -> dict[s
     """The review report of OLD -> NEW (schema `review`)."""
     base, head = old.corpus, new.corpus
     findings = _findings(base, head, config)
-    failing = [e for e in findings["new"] if _fails(e, fail_on)]
+    failing = [e for e in findings["new"] if fails(e, fail_on)]
     report: dict[str, object] = {
         "schema_version": REVIEW_SCHEMA_VERSION,
         "ok": not failing,
@@ -133,12 +132,6 @@ def _side(side: Side) -> dict[str, object]:
         "source_count": len(side.corpus.sources),
         "source_snapshot_digest": side.corpus.snapshot_digest,
     }
-
-
-def _fails(entry: Mapping[str, object], fail_on: str) -> bool:
-    if entry["suppressed"]:
-        return False
-    return entry["severity"] == "FAIL" or fail_on == "WARN"
 
 
 def _findings(base: Corpus, head: Corpus, config: str | None) -> dict[str, list[Entry]]:
