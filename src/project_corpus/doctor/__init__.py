@@ -246,5 +246,5 @@ def run_checks(
         if lint.rules.get(item.code) == "off" or not _ready(view, item.needs):
             skipped.append(item.code)
             continue
-        issues.extend(item.run(view))
+        issues.extend(item.report(view))
     return issues, skipped

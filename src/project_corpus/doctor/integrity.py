@@ -28,6 +28,7 @@ from project_corpus.corpus.layout import inside
 from project_corpus.corpus.policy import ID_RE
 from project_corpus.corpus.protocol import has_next_action
 from project_corpus.corpus.vocabulary import TASK_ID
+from project_corpus.doctor.records import Check
 from project_corpus.doctor.records import DoctorView
 from project_corpus.doctor.records import Issue
 from project_corpus.doctor.records import check
@@ -78,7 +79,7 @@ REPORTS_PREFIX = inside(REPORTS_DIR)
 
 
 @check("ACTIVE_TASK_MISSING", "active-task-missing", severity="FAIL")
-def active_task_missing(view: DoctorView) -> Iterator[Issue]:
+def active_task_missing(view: DoctorView, this: Check) -> Iterator[Issue]:
     """STATUS Active-Task-ID names a task whose file is absent or out of read scope.
 
     ## Why it matters
@@ -99,11 +100,11 @@ def active_task_missing(view: DoctorView) -> Iterator[Issue]:
     detail = f"Active-Task-ID: {entry.value}: {active} {why}"
     anchor = f"Active-Task-ID {active}"
     column = value_column(status, entry.line)
-    yield Issue("ACTIVE_TASK_MISSING", STATUS_PATH, entry.line, detail, anchor, column=column)
+    yield this.issue(STATUS_PATH, entry.line, detail, anchor, column=column)
 
 
 @check("ACTIVE_TASK_CLOSED", "active-task-closed", severity="WARN")
-def active_task_closed(view: DoctorView) -> Iterator[Issue]:
+def active_task_closed(view: DoctorView, this: Check) -> Iterator[Issue]:
     """STATUS is ACTIVE but its active Task's Task-Status says the task is finished.
 
     ## Why it matters
@@ -126,11 +127,11 @@ def active_task_closed(view: DoctorView) -> Iterator[Issue]:
         detail = f"{task.path}:{state.line} has Task-Status: {state.value}"
         column = value_column(status, entry.line)
         anchor = f"closed {task.path}"
-        yield Issue("ACTIVE_TASK_CLOSED", STATUS_PATH, entry.line, detail, anchor, column=column)
+        yield this.issue(STATUS_PATH, entry.line, detail, anchor, column=column)
 
 
 @check("LIFECYCLE_MISMATCH", "lifecycle-mismatch", severity="WARN")
-def lifecycle_mismatch(view: DoctorView) -> Iterator[Issue]:
+def lifecycle_mismatch(view: DoctorView, this: Check) -> Iterator[Issue]:
     """STATUS Lifecycle-Status contradicts its active task or its next action.
 
     ## Why it matters
@@ -153,14 +154,12 @@ def lifecycle_mismatch(view: DoctorView) -> Iterator[Issue]:
         detail = f"Lifecycle-Status: COMPLETE with Active-Task-ID: {active.value}"
         column = value_column(status, active.line)
         anchor = "COMPLETE with task"
-        yield Issue("LIFECYCLE_MISMATCH", STATUS_PATH, active.line, detail, anchor, column=column)
+        yield this.issue(STATUS_PATH, active.line, detail, anchor, column=column)
     if lifecycle.value == "ACTIVE" and active.value == "NONE" and not has_next_action(status):
         detail = "Lifecycle-Status: ACTIVE with Active-Task-ID: NONE and no Exact Next Action"
         column = value_column(status, lifecycle.line)
         anchor = "ACTIVE, no work"
-        yield Issue(
-            "LIFECYCLE_MISMATCH", STATUS_PATH, lifecycle.line, detail, anchor, column=column
-        )
+        yield this.issue(STATUS_PATH, lifecycle.line, detail, anchor, column=column)
 
 
 @check("BROKEN_REFERENCE", "broken-reference", severity="WARN")
@@ -213,7 +212,7 @@ def _citing_paths(corpus: Corpus) -> frozenset[str]:
 
 
 @check("CITED_REPORT_MISSING", "cited-report-missing", severity="FAIL")
-def cited_report_missing(view: DoctorView) -> Iterator[Issue]:
+def cited_report_missing(view: DoctorView, this: Check) -> Iterator[Issue]:
     """STATUS or the active Task cites a report that is absent or out of read scope.
 
     ## Why it matters
@@ -236,7 +235,7 @@ def cited_report_missing(view: DoctorView) -> Iterator[Issue]:
         for ref in _unresolved(corpus, source, supersedes):
             if ref.target.startswith(REPORTS_PREFIX):
                 issue = _broken(view, source, ref)
-                yield issue._replace(code="CITED_REPORT_MISSING", anchor=f"cited {issue.anchor}")
+                yield issue._replace(code=this.code, anchor=f"cited {issue.anchor}")
 
 
 def _broken(view: DoctorView, source: Source, ref: references.Reference) -> Issue:
@@ -268,7 +267,7 @@ def document_date(source: Source, floor: str = "") -> tuple[str, int] | None:
 
 
 @check("STATUS_BEHIND_EVIDENCE", "status-behind-evidence", severity="WARN")
-def status_behind_evidence(view: DoctorView) -> Iterator[Issue]:
+def status_behind_evidence(view: DoctorView, this: Check) -> Iterator[Issue]:
     """A Report or History dated after STATUS Last-Verified-At is not cited by STATUS.
 
     ## Why it matters
@@ -296,11 +295,11 @@ def status_behind_evidence(view: DoctorView) -> Iterator[Issue]:
         dated = document_date(source, floor)
         if dated is not None and dated[0] > verified:
             detail = f"dated {dated[0]}, after STATUS Last-Verified-At {verified}"
-            yield Issue("STATUS_BEHIND_EVIDENCE", source.path, dated[1], detail, "not in STATUS")
+            yield this.issue(source.path, dated[1], detail, "not in STATUS")
 
 
 @check("UNVERIFIED_STATUS", "unverified-status", severity="WARN")
-def unverified_status(view: DoctorView) -> Iterator[Issue]:
+def unverified_status(view: DoctorView, this: Check) -> Iterator[Issue]:
     """STATUS is ACTIVE but says it is unverified.
 
     ## Why it matters
@@ -319,11 +318,11 @@ def unverified_status(view: DoctorView) -> Iterator[Issue]:
         if entry is not None and entry.value == "UNVERIFIED":
             column = value_column(status, entry.line)
             detail = f"{key}: UNVERIFIED"
-            yield Issue("UNVERIFIED_STATUS", STATUS_PATH, entry.line, detail, key, column=column)
+            yield this.issue(STATUS_PATH, entry.line, detail, key, column=column)
 
 
 @check("STATUS_AGE", "status-age", severity="WARN", needs="clock")
-def status_age(view: DoctorView) -> Iterator[Issue]:
+def status_age(view: DoctorView, this: Check) -> Iterator[Issue]:
     """STATUS was last verified more days before today than status_max_age_days allows.
 
     ## Why it matters
@@ -346,6 +345,17 @@ def status_age(view: DoctorView) -> Iterator[Issue]:
     if age > limit:
         detail = f"Last-Verified-At {entry.value} is {age} days old (limit {limit})"
         column = value_column(status, entry.line)
-        yield Issue(
-            "STATUS_AGE", STATUS_PATH, entry.line, detail, "Last-Verified-At", column=column
-        )
+        yield this.issue(STATUS_PATH, entry.line, detail, "Last-Verified-At", column=column)
+
+
+# This family's checks, in the order of docs/checks.md (the registry concatenates them).
+CHECKS: tuple[Check, ...] = (
+    active_task_missing,
+    active_task_closed,
+    lifecycle_mismatch,
+    broken_reference,
+    cited_report_missing,
+    status_behind_evidence,
+    unverified_status,
+    status_age,
+)
