@@ -174,3 +174,30 @@ def test_the_protocol_vocabulary_has_one_home() -> None:
             if isinstance(node, ast.Constant) and node.value in words and id(node) not in docstrings
         ]
     assert spelled == []
+
+
+# The tests of the repository as a whole (layout, docs, packaging, hooks, patterns across the
+# package); every other test lives in the folder of the stage it tests (`tests/<stage>/`).
+REPOSITORY_TESTS = {
+    "test_anchors.py",
+    "test_docs.py",
+    "test_fixture_copies.py",
+    "test_hooks.py",
+    "test_hostile.py",
+    "test_install_docs.py",
+    "test_packaging.py",
+    "test_published_corpora.py",
+    "test_regex_linearity.py",
+    "test_structure.py",
+}
+
+
+def test_each_stages_tests_are_in_its_own_folder() -> None:
+    tests = Path(__file__).resolve().parent
+    loose = {path.name for path in tests.glob("test_*.py")}
+    assert loose <= REPOSITORY_TESTS, sorted(loose - REPOSITORY_TESTS)
+    folders = {p.name for p in tests.iterdir() if p.is_dir() and any(p.glob("test_*.py"))}
+    stages = set(RANK) - {"__main__", "__init__"}
+    # Every folder is a stage (or one of the cross-cutting suites), every existing stage has one.
+    assert folders <= stages | {"hostile", "trust"}, sorted(folders - stages)
+    assert {stage for stage in stages if (SRC / stage).is_dir()} <= folders

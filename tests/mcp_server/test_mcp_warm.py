@@ -12,12 +12,12 @@ from typing import Any
 import pytest
 
 from tests.conftest import MakeCorpus
-from tests.test_mcp_server import BOTH
-from tests.test_mcp_server import CLI
-from tests.test_mcp_server import error_code
-from tests.test_mcp_server import grant_file
-from tests.test_mcp_server import result_of
-from tests.test_mcp_server import run_stdio
+from tests.mcp_server.test_mcp_server import BOTH
+from tests.mcp_server.test_mcp_server import CLI
+from tests.mcp_server.test_mcp_server import error_code
+from tests.mcp_server.test_mcp_server import grant_file
+from tests.mcp_server.test_mcp_server import result_of
+from tests.mcp_server.test_mcp_server import run_stdio
 from tests.workspace.test_warm import QUERY
 from tests.workspace.test_warm import SEEN
 from tests.workspace.test_warm import STEPS
