@@ -17,6 +17,8 @@ from typing import TypeVar
 import click
 
 from project_corpus.core.records import SEVERITIES
+from project_corpus.corpus.layout import CACHE_DIR
+from project_corpus.corpus.layout import DEFAULT_INDEX_NAME
 
 Command = TypeVar("Command", bound=Callable[..., object])
 
@@ -185,7 +187,7 @@ index_option = click.option(
     "index",
     default=None,
     metavar="PATH",
-    help="Index file inside ROOT/.project-corpus/cache/ (default: context.sqlite3).",
+    help=f"Index file inside ROOT/{CACHE_DIR}/ (default: {DEFAULT_INDEX_NAME}).",
 )
 
 
