@@ -137,3 +137,18 @@ def test_one_command_resolves_root_once(
     code = main([arg.format(root=example, index=index) for arg in argv])
     assert code in (0, 1), capsys.readouterr().err
     assert resolutions == {str(example): 1}
+
+
+# What the command line may not import: the readers and the pipelines behind the front door.
+READERS = ("corpus.fs", "corpus.inputs", "corpus.snapshot", "corpus.required", "index", "retrieval")
+
+
+def test_the_command_line_reads_no_file_and_composes_no_pipeline() -> None:
+    cli_dir = Path(project_corpus.__file__).parent / "cli"
+    found = []
+    for path in sorted(cli_dir.glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.module:
+                module = node.module.removeprefix("project_corpus.")
+                found += [f"{path.name}: {module}" for r in READERS if module.startswith(r)]
+    assert found == []
