@@ -108,7 +108,8 @@ TARGETS = {
         ("tests/hostile/test_write_guards.py", "tests/hostile/test_output_path.py"),
     ),
     "candidate": Target(
-        "corpus/candidate.py", ("tests/corpus/test_candidate_guards.py", "tests/corpus/test_candidate.py")
+        "corpus/candidate.py",
+        ("tests/corpus/test_candidate_guards.py", "tests/corpus/test_candidate.py"),
     ),
     "snapshot": Target(
         "corpus/snapshot.py",
@@ -137,7 +138,9 @@ TARGETS = {
         ),
     ),
     "trust": Target("mcp_server/trust.py", ("tests/trust/", "tests/mcp_server/test_mcp_server.py")),
-    "grant_file": Target("mcp_server/grant_file.py", ("tests/trust/", "tests/mcp_server/test_mcp_server.py")),
+    "grant_file": Target(
+        "mcp_server/grant_file.py", ("tests/trust/", "tests/mcp_server/test_mcp_server.py")
+    ),
 }
 
 _ZERO = "os.O_RDONLY is 0 on every POSIX system: dropping it from `|` changes nothing"
