@@ -13,7 +13,7 @@ from typing import TypeVar
 from lsprotocol import types
 from pygls.lsp.client import LanguageClient
 
-from tests.test_mcp_server import child_env
+from tests.mcp_server.test_mcp_server import child_env
 
 T = TypeVar("T")
 TIMEOUT = 60.0

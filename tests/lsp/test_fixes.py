@@ -14,7 +14,7 @@ from project_corpus.lsp.fixes import Edit
 from project_corpus.lsp.fixes import Finding
 from project_corpus.lsp.fixes import Text
 from project_corpus.lsp.fixes import fixes
-from project_corpus.mcp_server.workspace import Workspace
+from project_corpus.workspace import Workspace
 from tests.conftest import BASE_FILES
 from tests.conftest import TASK
 from tests.conftest import MakeCorpus
@@ -103,7 +103,7 @@ CASES = {
 def test_a_quick_fix_applied_clears_its_finding(make_corpus: MakeCorpus, case: str) -> None:
     path, broken, code, title, expected = CASES[case]
     root = make_corpus({path: broken})
-    ws = Workspace(root)
+    ws = Workspace(root, warm=True)
     (entry,) = [e for e in findings(ws, path, broken) if e["code"] == code]
     fixed = dict(offered(path, broken, entry))[title]
     assert expected in fixed
@@ -113,7 +113,7 @@ def test_a_quick_fix_applied_clears_its_finding(make_corpus: MakeCorpus, case: s
 def test_a_gate_finding_is_never_offered_a_suppression(make_corpus: MakeCorpus) -> None:
     path, broken = PROJECT_PATH, BASE_FILES[PROJECT_PATH].replace("## Objective", "## Goal")
     root = make_corpus({path: broken})
-    (entry,) = findings(Workspace(root), path, broken)
+    (entry,) = findings(Workspace(root, warm=True), path, broken)
     assert entry["code"] == "MISSING_SECTION"
     assert [title for title, _ in offered(path, broken, entry)] == [
         "Add the section heading `## Objective`"
@@ -124,7 +124,7 @@ def test_a_crlf_document_keeps_its_line_ends_under_a_fix(make_corpus: MakeCorpus
     status = BASE_FILES[STATUS_PATH].replace("Protocol-Version: 2.0", "Protocol-Version: 1")
     broken = status.replace("\n", "\r\n")
     root = make_corpus({STATUS_PATH: broken})
-    ws = Workspace(root)
+    ws = Workspace(root, warm=True)
     (entry,) = findings(ws, STATUS_PATH, broken)
     fixed = dict(offered(STATUS_PATH, broken, entry))["Set `Protocol-Version: 2.0`"]
     assert fixed == broken.replace("Protocol-Version: 1", "Protocol-Version: 2.0")
@@ -134,6 +134,6 @@ def test_a_crlf_document_keeps_its_line_ends_under_a_fix(make_corpus: MakeCorpus
 def test_fixes_are_made_from_the_text_not_the_disk(make_corpus: MakeCorpus) -> None:
     root = make_corpus()
     text = REPORT.replace("Report-ID: bench-path", "Report-ID: other-id")
-    (entry,) = findings(Workspace(root), REPORT_PATH, text)
+    (entry,) = findings(Workspace(root, warm=True), REPORT_PATH, text)
     assert (root / REPORT_PATH).read_text(encoding="utf-8") == REPORT
     assert "Set `Report-ID: bench-path` (the file stem)" in dict(offered(REPORT_PATH, text, entry))

@@ -99,4 +99,4 @@ def test_a_documents_root_and_path_are_found_upward(
     fake = tmp_path / "fake"
     fake.mkdir()
     (fake / ".project-corpus").symlink_to(root / ".project-corpus")
-    assert find_root(str(fake / "x.md")) is None  # a link named so is not a corpus
+    assert find_root(str(fake / "x.md")) == str(fake)  # as the CLI: the doctor reports the link

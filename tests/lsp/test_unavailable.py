@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from tests.test_mcp_server import BLOCK_IMPORTS
+from tests.mcp_server.test_mcp_server import BLOCK_IMPORTS
 
 
 @pytest.mark.parametrize("blocked", [("pygls",), ("lsprotocol",)])

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import click
 
+from project_corpus.cli.examples import epilog
 from project_corpus.core.about import LSP_INSTALL_HINT
 from project_corpus.core.errors import EXIT_OK
 from project_corpus.core.errors import ContextError
@@ -13,18 +14,12 @@ from project_corpus.core.errors import ContextError
 EXTRA_MODULES = ("pygls", "lsprotocol", "cattrs", "attrs")
 
 
-@click.command()
+@click.command(epilog=epilog("lsp"))
 @click.option(
     "--stdio", is_flag=True, help="Talk over stdin/stdout (the default; editors often pass it)."
 )
 def lsp(stdio: bool) -> int:
-    """Serve diagnostics, quick fixes and links to editors over stdio (needs the [lsp] extra).
-
-    \b
-    Examples:
-      project-corpus lsp            # started by the editor, one per session
-      pip install 'project-corpus-context[lsp]'
-    """
+    """Serve diagnostics, quick fixes and links to editors over stdio (needs the [lsp] extra)."""
     try:
         from project_corpus.lsp.server import serve
     except ModuleNotFoundError as exc:

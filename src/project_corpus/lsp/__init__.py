@@ -1,4 +1,4 @@
-"""`project-corpus lsp`: the Memory Doctor in the editor (docs/editors.md).
+"""The language server: the Memory Doctor in the editor (`project-corpus lsp`, docs/editors.md).
 
 A language server over stdio (optional extra `project-corpus[lsp]`, pygls) with one warm
 `Workspace` per project root. Modules: `documents` (which root and which portable path a

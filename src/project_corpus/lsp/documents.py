@@ -1,7 +1,8 @@
 """Which project an editor's document belongs to, and its portable path there (docs/editors.md).
 
-A document's root is found as the CLI finds ROOT: the nearest folder at or above it that holds
-a real `.project-corpus/` folder (a link named so is not one). Its portable path is the path
+A document's root is found as the CLI finds ROOT (`corpus.roots.found_upward`, from the
+document's folder instead of the current one): the nearest folder at or above it that holds
+`.project-corpus/` (a link named so too: the doctor then reports it). Its portable path is the path
 below that root with `/` separators; only a path below `.project-corpus/` is a corpus document.
 Nothing here reads a file: folders are only stat-ed (no link below the root is followed).
 """
@@ -9,7 +10,6 @@ Nothing here reads a file: folders are only stat-ed (no link below the root is f
 from __future__ import annotations
 
 import os
-import stat
 
 from project_corpus.corpus.layout import CORPUS_DIR
 
@@ -18,10 +18,10 @@ MAX_CLIMB = 64
 
 
 def holds_corpus(folder: str) -> bool:
-    """Whether FOLDER holds a real `.project-corpus/` folder (not a link to one)."""
+    """Whether FOLDER holds `.project-corpus/` (as `found_upward` asks: any entry so named)."""
     try:
-        return stat.S_ISDIR(os.lstat(os.path.join(folder, CORPUS_DIR)).st_mode)
-    except (OSError, ValueError):
+        return os.path.lexists(os.path.join(folder, CORPUS_DIR))
+    except ValueError:  # a NUL in the name
         return False
 
 

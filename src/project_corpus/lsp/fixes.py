@@ -25,14 +25,16 @@ from project_corpus.corpus.layout import PROJECT_PATH
 from project_corpus.corpus.layout import STATUS_PATH
 from project_corpus.corpus.layout import TASKS_DIR
 from project_corpus.corpus.layout import inside
-from project_corpus.corpus.protocol import PROJECT_SECTIONS
-from project_corpus.corpus.protocol import REPORT_SECTIONS
-from project_corpus.corpus.protocol import STATUS_SECTIONS
-from project_corpus.corpus.protocol import TASK_SECTIONS
+from project_corpus.corpus.vocabulary import PROJECT_SECTIONS
+from project_corpus.corpus.vocabulary import REPORT_ID
+from project_corpus.corpus.vocabulary import REPORT_SECTIONS
+from project_corpus.corpus.vocabulary import STATUS_SECTIONS
+from project_corpus.corpus.vocabulary import TASK_ID
+from project_corpus.corpus.vocabulary import TASK_SECTIONS
 from project_corpus.doctor import CHECKS_BY_CODE
 
 VERSION_KEY = "Protocol-Version"
-STEM_RE = re.compile(r"^(Task-ID|Report-ID) .* differs from file stem '(.+)'$")
+STEM_RE = re.compile(rf"^({TASK_ID}|{REPORT_ID}) .* differs from file stem '(.+)'$")
 MISSING_RE = re.compile(r"^missing (.+)$")
 
 

@@ -16,7 +16,7 @@ from typing import NamedTuple
 
 from project_corpus.lsp.documents import find_root
 from project_corpus.lsp.documents import portable_path
-from project_corpus.mcp_server.workspace import Workspace
+from project_corpus.workspace import Workspace
 
 MAX_PROJECTS = 16
 
@@ -35,7 +35,7 @@ class Project:
 
     def __init__(self, root: str) -> None:
         self.root = root
-        self.workspace = Workspace(root)
+        self.workspace = Workspace(root, warm=True)
         self.dirty = False
         self.running = False
         self.shown: set[str] = set()  # URIs holding this project's diagnostics

@@ -11,7 +11,7 @@ import pytest
 from project_corpus.core.errors import ContextError
 from project_corpus.corpus.snapshot import MAX_SOURCE_BYTES
 from project_corpus.corpus.snapshot import collect
-from project_corpus.mcp_server.workspace import Workspace
+from project_corpus.workspace import Workspace
 from tests.conftest import MakeCorpus
 
 HISTORY = ".project-corpus/history/2026-01-kickoff.md"
@@ -29,7 +29,7 @@ def test_an_overlay_replaces_the_bytes_of_a_source_and_not_the_file(
 ) -> None:
     root = make_corpus()
     on_disk = (root / HISTORY).read_bytes()
-    ws = Workspace(root)
+    ws = Workspace(root, warm=True)
     assert codes_at(ws.doctor(overlay={HISTORY: CLAIM}), HISTORY) == ["VOLATILE_WITHOUT_FRESHNESS"]
     assert (root / HISTORY).read_bytes() == on_disk
     assert codes_at(ws.doctor(), HISTORY) == []  # the next call without it reads the disk
@@ -54,7 +54,7 @@ def test_an_overlay_never_adds_a_source_nor_reads_outside_the_corpus(
 
 def test_overlaid_bytes_meet_the_encoding_check_and_the_limits(make_corpus: MakeCorpus) -> None:
     root = make_corpus()
-    ws = Workspace(root)
+    ws = Workspace(root, warm=True)
     bad = "# Kickoff\n\nBroken \ud800 text\n".encode("utf-8", "surrogatepass")
     assert codes_at(ws.doctor(overlay={HISTORY: bad}), HISTORY) == ["INVALID_ENCODING"]
     with pytest.raises(ContextError) as raised:
@@ -69,7 +69,7 @@ def test_an_overlay_does_not_stand_for_a_linked_source(make_corpus: MakeCorpus) 
     target.write_text("# Secret\n", encoding="utf-8")
     link = ".project-corpus/history/linked.md"
     os.symlink(target, root / link)
-    report = Workspace(root).doctor(overlay={link: CLAIM})
+    report = Workspace(root, warm=True).doctor(overlay={link: CLAIM})
     assert codes_at(report, link) == ["SOURCE_LINK"]
 
 
@@ -82,7 +82,7 @@ def test_a_warm_run_over_an_overlay_equals_a_cold_run_over_the_same_bytes_on_dis
     from project_corpus.doctor import memory_doctor
 
     root = make_corpus()
-    ws = Workspace(root)
+    ws = Workspace(root, warm=True)
     texts = [
         b"# Kickoff\n\n## Notes\nSee .project-corpus/reports/bench-new.md and [t](../tasks/gone.md).\n",
         b"# Kickoff\n\n## Notes\nSee .project-corpus/reports/missing.md.\n",
