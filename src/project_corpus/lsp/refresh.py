@@ -42,6 +42,7 @@ class CorpusServer(LanguageServer):
         super().__init__("project-corpus", __version__)
         self.projects = Projects()
         self.worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="project-corpus")
+        self.refreshes: set[asyncio.Task[None]] = set()  # held: the loop keeps weak references
 
     def opened(self, project: Project) -> list[Opened]:
         """The open corpus documents of PROJECT, by URI."""
@@ -68,7 +69,9 @@ def schedule(ls: CorpusServer, project: Project) -> None:
     project.dirty = True
     if not project.running:
         project.running = True
-        asyncio.get_running_loop().create_task(refresh(ls, project))
+        task = asyncio.get_running_loop().create_task(refresh(ls, project))
+        ls.refreshes.add(task)
+        task.add_done_callback(ls.refreshes.discard)
 
 
 async def refresh(ls: CorpusServer, project: Project) -> None:
