@@ -2,8 +2,8 @@
 `rules[]`, one module per family. Each check's docstring is its documentation.
 
 Families: `conformance` and `policy` (the gate), `relations`, `integrity`, `content`,
-`hygiene`, `repository`, `index`, `bundles`, `candidates`. The machinery they share is in
-the underscore modules (`_records`, `_config`, `_inputs`, `_report`, `_selection`,
+`mistakes`, `hygiene`, `repository`, `index`, `bundles`, `candidates`. The machinery they
+share is in the underscore modules (`_records`, `_config`, `_inputs`, `_report`, `_selection`,
 `_suppress`, `_volatile`, `_gitignore`).
 """
 
@@ -16,6 +16,7 @@ from project_corpus.doctor import content
 from project_corpus.doctor import hygiene
 from project_corpus.doctor import index
 from project_corpus.doctor import integrity
+from project_corpus.doctor import mistakes
 from project_corpus.doctor import policy
 from project_corpus.doctor import relations
 from project_corpus.doctor import repository
@@ -68,6 +69,9 @@ CHECKS: tuple[Check, ...] = (
     content.invalid_timestamp,
     content.artifact_shape,
     content.oversized_status,
+    # Mistakes people make
+    mistakes.unknown_task_status,
+    mistakes.scaffold_placeholder,
     # Memory integrity
     integrity.active_task_missing,
     integrity.active_task_closed,
