@@ -97,7 +97,7 @@ def corpus(workspace: Path, variant: str, name: str = "corpus") -> Path:
     root = workspace / name if name != "." else workspace
     copy_fixture(EXAMPLE, root)
     if variant == "warn":
-        (root / ".project-corpus/history/2026-11-16-standup.md").write_text(VOLATILE_NOTE)
+        (root / ".project-corpus/history/2026-standup.md").write_text(VOLATILE_NOTE)
     if variant == "fail":
         status = root / STATUS
         text = re.sub(r"Lifecycle-Status: \w+", "Lifecycle-Status: RUNNING", status.read_text())
@@ -148,13 +148,13 @@ def test_warning_only_corpus_passes_with_annotations(gha: Runner) -> None:
     step = gha.step("doctor", root="corpus")
     assert step.outputs["doctor-exit-code"] == "0"
     assert int(step.outputs["findings"]) >= 1
-    note = "file=corpus/.project-corpus/history/2026-11-16-standup.md"
+    note = "file=corpus/.project-corpus/history/2026-standup.md"
     assert re.search(rf"^::warning {re.escape(note)},line=4\b", step.emitted, re.MULTILINE)
     assert "::error" not in step.emitted
     assert "VOLATILE_WITHOUT_FRESHNESS" in step.summary
     sarif = Path(step.outputs["sarif-file"])
     assert sarif_errors(sarif) == []
-    assert sarif_uris(sarif) == ["corpus/.project-corpus/history/2026-11-16-standup.md"]
+    assert sarif_uris(sarif) == ["corpus/.project-corpus/history/2026-standup.md"]
 
 
 def test_warning_only_corpus_fails_with_fail_on_warn(gha: Runner) -> None:
@@ -241,7 +241,7 @@ def test_the_doctor_runs_once_per_job(gha: Runner, monkeypatch: pytest.MonkeyPat
     assert step.outputs["doctor-exit-code"] == "1"
     assert "::warning file=corpus/" in step.emitted
     assert sarif_uris(Path(step.outputs["sarif-file"])) == [
-        "corpus/.project-corpus/history/2026-11-16-standup.md"
+        "corpus/.project-corpus/history/2026-standup.md"
     ]
 
 

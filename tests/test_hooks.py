@@ -218,7 +218,7 @@ def test_a_passing_commit_shows_its_warnings(
     tmp_path: Path, isolated_home: Path, pip_cache: Path
 ) -> None:
     repo = make_repo(tmp_path, "clean")
-    note = repo / ".project-corpus/history/2026-11-26-standup.md"
+    note = repo / ".project-corpus/history/2026-standup.md"
     note.write_text("# Standup\n\n## Notes\nThe canary is currently serving reads.\n")
     git(repo, "add", "--all")
     run = try_repo(repo, "project-corpus-doctor", isolated_home, pip_cache, all_files=False)
@@ -226,7 +226,7 @@ def test_a_passing_commit_shows_its_warnings(
     assert run.returncode == 0, output  # a WARN does not block the commit ...
     assert re.search(r"^project-corpus memory doctor\.+Passed$", output, re.MULTILINE), output
     where = (
-        r"^\.project-corpus/history/2026-11-26-standup\.md:4:15: WARN VOLATILE_WITHOUT_FRESHNESS "
+        r"^\.project-corpus/history/2026-standup\.md:4:15: WARN VOLATILE_WITHOUT_FRESHNESS "
     )
     assert re.search(where, output, re.MULTILINE), output  # ... but it is shown
     assert "    The canary is currently serving reads." in output

@@ -82,10 +82,10 @@ def invalid_metadata(view: DoctorView) -> Iterator[Issue]:
 
     ## Why it matters
     Covers duplicate keys, a bad ID, `Protocol-Version` other than `2.0` (in PROJECT, STATUS
-    and every Task and Report: a document of another protocol version would be read by
-    the wrong rules), values outside
-    the enumerations, a non-UTC `Last-Verified-At`, an empty `Logical-Name` and an `ACTIVE`
-    status without a real Exact Next Action. Agents would act on a wrong or ambiguous state.
+    and every Task and Report: a document of another protocol version would be read by the
+    wrong rules), values outside the enumerations, a non-UTC `Last-Verified-At`, an empty
+    `Logical-Name` and an `ACTIVE` status without a real Exact Next Action. Agents would act
+    on a wrong or ambiguous state.
 
     ## Fix
     Correct the value on the reported line (the detail says what is expected).

@@ -7,10 +7,10 @@ English and Russian), never retyped here: a template edit changes what is caught
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Iterator
 from functools import cache
-from importlib import resources
 
 from project_corpus.core.records import Source
 from project_corpus.corpus.layout import PROJECT_PATH
@@ -36,6 +36,9 @@ WRITERS = {
     "report": "project-corpus new",
 }
 TEMPLATE_LANGUAGES = ("en", "ru")
+# The package's own template files, read as files: `importlib.resources` would add a dozen
+# modules (zipfile, pathlib...) to every doctor run's start-up (tests/cli/test_imports.py).
+TEMPLATES_DIR = os.path.join(os.path.dirname(os.path.dirname(__file__)), "scaffold", "templates")
 HEADING_RE = re.compile(r"## (.+)")
 VARIABLE_RE = re.compile(r"\$\{?(\w+)\}?")
 ID_PATTERN = r"[a-z0-9][a-z0-9._-]{2,63}"  # the ID grammar (corpus.policy.ID_RE), bounded
@@ -117,11 +120,11 @@ def _kind(source: Source) -> str | None:
 def placeholders() -> dict[str, dict[str, tuple[re.Pattern[str], ...]]]:
     """{document kind: {section title: patterns of its template lines}}, every language's."""
     found: dict[str, dict[str, tuple[re.Pattern[str], ...]]] = {}
-    templates = resources.files("project_corpus.scaffold.templates")
     for kind, name in GUIDANCE.items():
         sections: dict[str, tuple[re.Pattern[str], ...]] = {}
         for language in TEMPLATE_LANGUAGES:
-            text = templates.joinpath(language, name).read_text(encoding="utf-8")
+            with open(os.path.join(TEMPLATES_DIR, language, name), encoding="utf-8") as file:
+                text = file.read()
             for title, line in template_lines(text):
                 sections[title] = (*sections.get(title, ()), line_pattern(line))
         found[kind] = sections
