@@ -225,9 +225,7 @@ def test_a_passing_commit_shows_its_warnings(
     output = run.stdout + run.stderr
     assert run.returncode == 0, output  # a WARN does not block the commit ...
     assert re.search(r"^project-corpus memory doctor\.+Passed$", output, re.MULTILINE), output
-    where = (
-        r"^\.project-corpus/history/2026-standup\.md:4:15: WARN VOLATILE_WITHOUT_FRESHNESS "
-    )
+    where = r"^\.project-corpus/history/2026-standup\.md:4:15: WARN VOLATILE_WITHOUT_FRESHNESS "
     assert re.search(where, output, re.MULTILINE), output  # ... but it is shown
     assert "    The canary is currently serving reads." in output
     assert re.search(r"^project-corpus: 0 FAIL, [1-9][0-9]* WARN, .*; ok$", output, re.MULTILINE)
