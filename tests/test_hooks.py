@@ -261,7 +261,9 @@ def test_a_passing_commit_shows_its_warnings(
     note = repo / ".project-corpus/history/2026-standup.md"
     note.write_text("# Standup\n\n## Notes\nThe canary is currently serving reads.\n")
     git(repo, "add", "--all")
-    run = pre_commit_run(repo, "project-corpus-doctor", hook_source, pre_commit_home, all_files=False)
+    run = pre_commit_run(
+        repo, "project-corpus-doctor", hook_source, pre_commit_home, all_files=False
+    )
     output = run.stdout + run.stderr
     assert run.returncode == 0, output  # a WARN does not block the commit ...
     assert re.search(r"^project-corpus memory doctor\.+Passed$", output, re.MULTILINE), output
@@ -279,7 +281,9 @@ def test_a_candidate_made_stale_in_the_same_commit_blocks_it(
     status = repo / STATUS
     status.write_text(status.read_text(encoding="utf-8") + "\nOne more line.\n")
     git(repo, "add", STATUS)  # only STATUS is part of the commit, no candidate file
-    run = pre_commit_run(repo, "project-corpus-candidates", hook_source, pre_commit_home, all_files=False)
+    run = pre_commit_run(
+        repo, "project-corpus-candidates", hook_source, pre_commit_home, all_files=False
+    )
     output = run.stdout + run.stderr
     assert run.returncode == 1, output
     assert re.search(r"^project-corpus candidate-validate\.+Failed$", output, re.MULTILINE)
@@ -308,7 +312,9 @@ def test_a_commit_that_only_deletes_memory_is_blocked(
     passes the hook no file at all, and the doctor still runs and blocks the commit."""
     repo = make_repo(tmp_path, "clean")
     git(repo, "rm", "--quiet", deleted)
-    run = pre_commit_run(repo, "project-corpus-doctor", hook_source, pre_commit_home, all_files=False)
+    run = pre_commit_run(
+        repo, "project-corpus-doctor", hook_source, pre_commit_home, all_files=False
+    )
     output = run.stdout + run.stderr
     assert run.returncode == 1, output
     assert re.search(r"^project-corpus memory doctor\.+Failed$", output, re.MULTILINE), output
