@@ -16,9 +16,6 @@ import yaml
 from tests.conftest import copy_fixture
 from tests.conftest import valid_candidate
 
-# One worker runs them all under `-n`: the session's hook environment is installed once.
-pytestmark = pytest.mark.xdist_group("pre-commit")
-
 REPO = Path(__file__).resolve().parent.parent
 EXAMPLE = REPO / "fixtures" / "example"
 HOOKS = {hook["id"]: hook for hook in yaml.safe_load((REPO / ".pre-commit-hooks.yaml").read_text())}
