@@ -240,7 +240,7 @@ def test_doctor_report_with_every_input_matches_schema(cli: CLI, example: Path) 
     write_bundle(cli, example)
     good = write_candidate(example, "c-good.json", candidate(example))
     bad = write_candidate(example, "c-bad.json", candidate(example, kind="rumour", statement=" "))
-    (example / ".project-corpus/history/2026-12-01-note.md").write_text(
+    (example / ".project-corpus/history/2026-note.md").write_text(
         "# Note\n\n## Notes\n<!-- project-corpus: disable VOLATILE_WITHOUT_FRESHNESS -->\n"
         "The pool is currently warm.\n\nThe shard is live right now.\n",
         encoding="utf-8",
