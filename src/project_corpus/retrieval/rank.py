@@ -12,6 +12,7 @@ from project_corpus.core.errors import ContextError
 from project_corpus.core.records import Corpus
 from project_corpus.core.versions import QUERY_SCHEMA_VERSION
 from project_corpus.corpus.layout import STATUS_PATH
+from project_corpus.retrieval import equivalents
 from project_corpus.retrieval import glossary
 from project_corpus.retrieval import links
 from project_corpus.retrieval import prune
@@ -135,10 +136,9 @@ def _candidates(corpus: Corpus, asked: Ask, analysis: Analysis | None) -> Candid
     query, query_seq = asked.query, asked.stems
     terms = frozenset(query_seq)
     analysis = analysis_of(corpus, analysis)
-    forms = {
-        t: glossary.variants(t) | textmod.negation_forms(t) | vocabulary.equivalent_forms(t)
-        for t in terms
-    }
+    phrased = equivalents.phrase_forms(query_seq)
+    general = {t: vocabulary.equivalent_forms(t) | phrased.get(t, frozenset()) for t in terms}
+    forms = {t: glossary.variants(t) | textmod.negation_forms(t) | general[t] for t in terms}
     found = analysis.hits(set().union(*forms.values()))
     matched = _matched_terms(found, forms)
     written = analysis.scan.written
@@ -157,6 +157,7 @@ def _candidates(corpus: Corpus, asked: Ask, analysis: Analysis | None) -> Candid
         {},
         vocabulary.query_intents(query),
         query_pairs(query_seq),
+        frozenset(t for t, found in general.items() if found),
     )
     return Candidates(ctx, analysis, matched, found, forms)
 

@@ -81,6 +81,7 @@ class Query(NamedTuple):
     shares: dict[tuple[frozenset[str], int], int]
     intents: frozenset[str] = frozenset()  # `vocabulary.query_intents` of the question
     pairs: frozenset[tuple[str, str]] = frozenset()  # `query_pairs` of `seq`
+    general: frozenset[str] = frozenset()  # the terms with forms in the general glossary
 
 
 def idf(n_items: int, df: int) -> float:
@@ -135,7 +136,7 @@ def _evidence(
     """The lexical share, the adjacent-terms bonus and the phrase bonus."""
     reasons = [f"lexical_terms:{_joined(hits)}"]
     if translated:
-        reasons += _translation_reasons(translated)
+        reasons += _translation_reasons(translated, query.general)
     score = lexical(query, hits)
     phrase_possible = len(query.seq) >= 2 and len(hits) == len(query.terms)
     if not phrase_possible and not _pairs_possible(query, hits):
@@ -157,11 +158,12 @@ def _joined(terms: frozenset[str]) -> str:
     return ",".join(sorted(terms))
 
 
-def _translation_reasons(translated: frozenset[str]) -> list[str]:
-    """`glossary_terms:` for the terms hit through a glossary translation, `negation_terms:`
-    for those hit through another word of their negation class."""
+def _translation_reasons(translated: frozenset[str], general: frozenset[str]) -> list[str]:
+    """`glossary_terms:` for the terms hit through a Protocol glossary translation,
+    `equivalent_terms:` for those hit through the general glossary (GENERAL: the terms it has
+    forms for), `negation_terms:` for those hit through another word of their negation class."""
     negated = frozenset(t for t in translated if textmod.negation_forms(t))
-    equivalent = frozenset(t for t in translated - negated if vocabulary.equivalent_forms(t))
+    equivalent = (translated - negated) & general
     glossed = translated - negated - equivalent
     reasons = [f"glossary_terms:{_joined(glossed)}"] if glossed else []
     reasons += [f"equivalent_terms:{_joined(equivalent)}"] if equivalent else []
