@@ -15,6 +15,7 @@ from typing import NamedTuple
 from project_corpus.retrieval import equivalents
 from project_corpus.retrieval import text as textmod
 
+
 def equivalent_forms(term: str) -> frozenset[str]:
     """The stems of the words that share a class of the general glossary with TERM (empty
     when it has none): `equivalents.word_forms`."""
