@@ -18,6 +18,8 @@ from project_corpus.corpus.layout import PROJECT_PATH
 from project_corpus.corpus.snapshot import paused_gc
 from project_corpus.retrieval import glossary
 from project_corpus.retrieval import links
+from project_corpus.retrieval import lists
+from project_corpus.retrieval import markers
 from project_corpus.retrieval import text as textmod
 from project_corpus.retrieval.doctext import TextMemo
 from project_corpus.retrieval.scan import TextScan
@@ -124,7 +126,15 @@ class Analysis:
             if key in own or key in SELF_NAMING.get(item.source_type, ()):
                 return True
             return frozenset(textmod.stems(key)) - textmod.STOPWORDS
-        return textmod.TOKEN_RE.search(item.text) is not None
+        if self._introduces_next(index, item.text):
+            return False  # a label: the next item carries its content and reads it too
+        return markers.has_content(item.text)
+
+    def _introduces_next(self, index: int, text: str) -> bool:
+        """Whether item INDEX (with TEXT) is a short label or a parent bullet that is one,
+        which the next item reads as its context (`lists`): that item carries the answer."""
+        context = self.scan.list_context.get(index + 1)
+        return context is not None and lists.is_short_label(text) and text.startswith(context)
 
     def heading_has_content(self, index: int) -> bool:
         """Whether the heading item at INDEX opens a section that holds another item
