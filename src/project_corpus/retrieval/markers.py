@@ -27,8 +27,5 @@ def has_content(text: str) -> bool:
     and `N/A` cells, a callout tag alone, a fence opener alone hold none)."""
     rest = _MARKUP_RE.sub(" ", textmod.fold(text))
     tokens = textmod.TOKEN_RE.findall(rest)
-    if not tokens:
-        return False
-    if "|" in text and all(token in PLACEHOLDERS for token in tokens):
-        return False  # a table row of placeholders
-    return True
+    # A table row of placeholders holds no word of its own either.
+    return bool(tokens) and not ("|" in text and all(t in PLACEHOLDERS for t in tokens))
