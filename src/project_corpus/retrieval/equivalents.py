@@ -40,11 +40,17 @@ class Table(NamedTuple):
     phrases: dict[str, tuple[tuple[int, tuple[str, ...]], ...]]  # {first token: (class, tokens)}
 
 
-def load_classes() -> list[list[str]]:
-    """Every class of the data file, topic by topic, as written."""
+def load_topics() -> tuple[dict[str, list[list[str]]], list[str]]:
+    """The data file's topics ({name: its classes, as written}) and the active ones' names."""
     raw = resources.files(__package__).joinpath(DATA_FILE).read_text(encoding="utf-8")
-    topics = json.loads(raw)["topics"]
-    return [list(members) for topic in topics.values() for members in topic]
+    data = json.loads(raw)
+    return data["topics"], data["active"]
+
+
+def load_classes() -> list[list[str]]:
+    """The classes of the active topics, topic by topic, as written."""
+    topics, active = load_topics()
+    return [list(members) for name in active for members in topics[name]]
 
 
 @lru_cache(maxsize=1)
