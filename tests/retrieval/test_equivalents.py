@@ -71,7 +71,8 @@ def test_the_glossary_is_a_curated_table_of_hundreds_of_classes_in_both_language
     assert len(classes) >= 300
     assert set(active) <= set(topics)
     for words in classes:
-        assert len(words) >= 2 and len(set(words)) == len(words), words
+        assert len(words) >= 2, words
+        assert len(set(words)) == len(words), words
         assert all(w == w.strip() and w == w.lower() for w in words), words
     russian = sum(1 for words in classes if any(textmod.CYRILLIC_RE.search(w) for w in words))
     assert russian >= 200
