@@ -195,10 +195,15 @@ def score_item(
     section_roles: frozenset[str],
     recency: dict[str, int],
     context: str = "",
+    document: int = 0,
 ) -> tuple[int, tuple[str, ...]]:
     """(score, selection reasons) of ITEM, which holds the query terms HITS; CONTEXT is its
-    parent bullet's or list label's text (`lists`)."""
+    parent bullet's or list label's text (`lists`), DOCUMENT its document's points
+    (`documents`)."""
     score, reasons = _evidence(query, item, hits, translated)
+    if document and item.kind != "heading":  # an empty section's heading: no content to lift
+        score += document
+        reasons.append("document_score")
     if query.historical and item.temporal_status in HISTORICAL_INTENT_WEIGHT:
         score += HISTORICAL_INTENT_WEIGHT[item.temporal_status]
         reasons.append("historical_query_intent")
