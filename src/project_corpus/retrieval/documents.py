@@ -52,7 +52,10 @@ def document_points(
         for term in _named_by_file(paths[number], forms, prefixes):
             held[term] += FILE_NAME_COUNT
         k = SATURATION * sizes[number]
-        weights = (query.idf[t] * n / (n + k) for t, n in held.items())
+        # A negation says how, not what a document is about ("не", "not"): left out.
+        weights = (
+            query.idf[t] * n / (n + k) for t, n in held.items() if not textmod.negation_forms(t)
+        )
         points[number] = math.floor(DOCUMENT_WEIGHT * math.fsum(weights) / query.total_idf)
     return points
 

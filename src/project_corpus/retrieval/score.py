@@ -216,15 +216,9 @@ def score_item(
     role, role_reasons = _role(query, item, section_roles)
     score += role
     reasons += role_reasons
-    in_status = item.source_path == STATUS_PATH
-    text = f"{context}\n{item.text}"
-    answered = vocabulary.item_answers(query.intents, item.section, text, in_status)
-    if answered:
-        score += INTENT_WEIGHT
-        reasons.append(f"question_intent:{_joined(answered)}")
-    if vocabulary.records_decision(item.section) or vocabulary.labels_decision(item.text):
-        score += DECISION_WEIGHT
-        reasons.append("decision_section")
+    written, written_reasons = _written_for(query, item, context)
+    score += written
+    reasons += written_reasons
     if item.timestamp and item.authority_class != "CANONICAL":  # canonical: current by rule
         score += recency[item.timestamp]
         reasons.append("explicit_timestamp")
@@ -232,6 +226,22 @@ def score_item(
         score += SECTION_WEIGHT
         reasons.append("section_provenance")
     return score, tuple(reasons)
+
+
+def _written_for(query: Query, item: Item, context: str) -> tuple[int, list[str]]:
+    """The question-intent and decision-section points: the item is written to answer the
+    kind of question asked, or records what was decided."""
+    score, reasons = 0, []
+    text = f"{context}\n{item.text}"
+    in_status = item.source_path == STATUS_PATH
+    answered = vocabulary.item_answers(query.intents, item.section, text, in_status)
+    if answered:
+        score += INTENT_WEIGHT
+        reasons.append(f"question_intent:{_joined(answered)}")
+    if vocabulary.records_decision(item.section) or vocabulary.labels_decision(item.text):
+        score += DECISION_WEIGHT
+        reasons.append("decision_section")
+    return score, reasons
 
 
 def evidence_bound(query: Query, hits: frozenset[str]) -> int:
