@@ -16,6 +16,7 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Mapping
+from functools import lru_cache
 from pathlib import PurePosixPath
 
 from project_corpus.retrieval import text as textmod
@@ -60,11 +61,19 @@ def document_points(
     return points
 
 
+@lru_cache(maxsize=8192)
+def _file_words(path: str) -> tuple[str, ...]:
+    """The words of PATH's file name (its stem), folded."""
+    return tuple(textmod.raw_tokens(PurePosixPath(path).stem))
+
+
 def _named_by_file(
     path: str, forms: Mapping[str, frozenset[str]], prefixes: tuple[str, ...]
 ) -> list[str]:
     """The query terms (with their FORMS) that a word of PATH's file name is a form of; only
     the words starting with one of PREFIXES (the forms' stem prefixes) are stemmed."""
-    words = textmod.raw_tokens(PurePosixPath(path).stem)
-    stems = {textmod.stem(w) for w in words if w.startswith(prefixes)}
+    name = textmod.fold(path.rpartition("/")[2])
+    if not any(prefix in name for prefix in prefixes):  # most file names: one C-level test each
+        return []
+    stems = {textmod.stem(w) for w in _file_words(path) if w.startswith(prefixes)}
     return [term for term, own in forms.items() if not own.isdisjoint(stems)]

@@ -46,14 +46,16 @@ def introduces(text: str, kind: str, next_kind: str) -> bool:
     (rev. 4, rule 4b): a paragraph ending in a colon introduces a list; a short one a
     paragraph or a code block as well; a short paragraph without a closing full stop ("The
     file should be named") the code block right after it."""
-    if kind != "paragraph" or next_kind not in ("list", "paragraph", "code"):
+    if kind != "paragraph":
         return False
     if next_kind == "list":
         return is_label(text)
-    if is_short_label(text):
-        return True
-    short = len(TOKEN_RE.findall(text)) <= SHORT_LABEL_WORDS
-    return next_kind == "code" and short and not text.rstrip().endswith((".", "!", "?", ":"))
+    if next_kind == "paragraph":
+        return is_short_label(text)
+    if next_kind != "code" or len(text) > MAX_CONTEXT_CHARS:
+        return False
+    closed = text.rstrip().endswith((".", "!", "?"))  # a sentence, not a label
+    return not closed and len(TOKEN_RE.findall(text)) <= SHORT_LABEL_WORDS
 
 
 def _item_contexts(doc: Document) -> Iterator[tuple[int, str]]:
