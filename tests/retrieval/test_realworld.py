@@ -35,7 +35,7 @@ FLOORS = {
     "net-tennis-devlog": (9, 12, 13, 4),
     "nftbk-memory-bank": (8, 11, 11, 2),
     "pet-todo-memory-bank-ru": (2, 10, 5, 7),
-    "prompt-practice-kiro": (0, 0, 0, 0),
+    "prompt-practice-kiro": (8, 9, 9, 7),
     "sayloop-agents-worklog": (10, 12, 10, 5),
     "telegram-channel-scanner": (6, 9, 11, 5),
     "thunderbird-android-adr": (5, 10, 13, 9),
