@@ -130,7 +130,13 @@ def test_every_selection_reason_of_the_real_world_questions_matches_the_schema()
             assert errors("query-result", document) == [], case["query"]
             for result in document["results"]:  # type: ignore[attr-defined]
                 seen.update(r.split(":")[0] for r in result["selection_reasons"])
-    assert {"question_intent", "equivalent_terms", "adjacent_terms", "decision_section"} <= seen
+    assert {
+        "question_intent",
+        "equivalent_terms",
+        "adjacent_terms",
+        "decision_section",
+        "document_score",
+    } <= seen
 
 
 @pytest.mark.parametrize(("query", "limit"), QUERIES)
