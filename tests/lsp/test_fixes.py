@@ -75,6 +75,13 @@ CASES = {
         "Set `Protocol-Version: 2.0`",
         "# Status\nProtocol-Version: 2.0\nProject-ID",
     ),
+    "a wrong Protocol-Version in a report is set to 2.0": (
+        REPORT_PATH,
+        REPORT.replace("Protocol-Version: 2.0", "Protocol-Version: 1.3"),
+        "INVALID_METADATA",
+        "Set `Protocol-Version: 2.0`",
+        "# Report bench-path\nProtocol-Version: 2.0\nProject-ID",
+    ),
     "a missing Protocol-Version goes under the title": (
         TASK_PATH,
         TASK.replace("Protocol-Version: 2.0\n", ""),
