@@ -2,15 +2,16 @@
 `rules[]`, one module per family. Each check's docstring is its documentation.
 
 Families: `conformance` and `policy` (the gate), `relations`, `integrity`, `content`,
-`hygiene`, `repository`, `index`, `bundles`, `candidates`. The machinery they share is in
-the underscore modules (`_records`, `_config`, `_inputs`, `_report`, `_selection`,
-`_suppress`, `_volatile`, `_gitignore`).
+`hygiene`, `repository`, `index`, `bundles`, `candidates`, `changes` (`context review`).
+The machinery they share is in the underscore modules (`_records`, `_config`, `_inputs`,
+`_report`, `_selection`, `_suppress`, `_volatile`, `_gitignore`).
 """
 
 from __future__ import annotations
 
 from project_corpus.doctor import bundles
 from project_corpus.doctor import candidates
+from project_corpus.doctor import changes
 from project_corpus.doctor import conformance
 from project_corpus.doctor import content
 from project_corpus.doctor import hygiene
@@ -98,6 +99,10 @@ CHECKS: tuple[Check, ...] = (
     candidates.candidate_time,
     candidates.candidate_evidence,
     candidates.candidate_without_evidence,
+    # The change (context review)
+    changes.review_policy_widened,
+    changes.review_open_task_removed,
+    changes.review_lint_config_changed,
 )
 CHECKS_BY_CODE: dict[str, Check] = {c.code: c for c in CHECKS}
 GATES: dict[str, bool] = {c.code: c.gate for c in CHECKS}
