@@ -22,6 +22,7 @@ from project_corpus.corpus import fs
 from project_corpus.corpus.required import require_corpus
 from project_corpus.doctor import candidates as candidate_checks
 from project_corpus.doctor import hygiene
+from project_corpus.doctor._config import MAX_CONFIG_BYTES
 from project_corpus.doctor._config import LintConfig
 from project_corpus.doctor._config import load_config
 from project_corpus.doctor._config import with_max_age
@@ -42,7 +43,17 @@ from project_corpus.doctor.report import candidate_count
 from project_corpus.doctor.report import finalize
 from project_corpus.doctor.selection import narrow
 
-__all__ = ["CHECKS", "CHECKS_BY_CODE", "DoctorMemo", "config_of", "lint_corpus", "memory_doctor"]
+__all__ = [
+    "CHECKS",
+    "CHECKS_BY_CODE",
+    "MAX_CONFIG_BYTES",
+    "DoctorMemo",
+    "LintConfig",
+    "config_of",
+    "lint_corpus",
+    "load_config",
+    "memory_doctor",
+]
 
 
 def memory_doctor(
@@ -97,10 +108,11 @@ def _report(
     """The report of ENTRIES; with a baseline (EARLIER) only the new ones are `issues`."""
     unchanged: list[dict[str, object]] = []
     absent: list[dict[str, object]] = []
+    dropped = 0
     if earlier is not None:
         from project_corpus.doctor.baseline import split
 
-        entries, unchanged, absent = split(entries, earlier)
+        entries, unchanged, absent, dropped = split(entries, earlier)
     report = build_report(
         view.corpus,
         entries,
@@ -109,7 +121,10 @@ def _report(
         candidate_count=candidate_count(view.candidates),
     )
     if earlier is not None:
-        report["baseline"] = {"unchanged": unchanged, "absent": absent}
+        states: dict[str, object] = {"unchanged": unchanged, "absent": absent}
+        if dropped:  # absent entries whose path is not a corpus path: never shown
+            states["dropped"] = dropped
+        report["baseline"] = states
     return report
 
 

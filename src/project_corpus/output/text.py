@@ -166,6 +166,8 @@ def summary_line(report: Mapping[str, object], options: TextOptions = PLAIN) -> 
     if isinstance(baseline, Mapping):  # --baseline: the counts are of new findings only
         unchanged, absent = len(baseline["unchanged"]), len(baseline["absent"])
         checked += f"; {unchanged} unchanged, {absent} absent since the baseline"
+        if baseline.get("dropped"):
+            checked += f" ({baseline['dropped']} baseline entries dropped: not a corpus path)"
     return (
         f"project-corpus: {counts['FAIL']} FAIL, {counts['WARN']} WARN, "
         f"{counts['suppressed']} suppressed in {checked}; {verdict}"

@@ -28,8 +28,8 @@ from project_corpus.corpus.layout import POLICY_PATH
 from project_corpus.corpus.policy import MAX_POLICY_BYTES
 from project_corpus.corpus.snapshot import collect
 from project_corpus.corpus.snapshot import snapshot_of
+from project_corpus.doctor import LintConfig
 from project_corpus.doctor import lint_corpus
-from project_corpus.doctor._config import LintConfig
 from project_corpus.doctor.records import Issue
 from project_corpus.review import git
 from project_corpus.review.candidates import Files

@@ -23,10 +23,10 @@ from project_corpus.corpus import fs
 from project_corpus.corpus.layout import LINT_CONFIG_PATH
 from project_corpus.corpus.layout import POLICY_PATH
 from project_corpus.doctor import CHECKS_BY_CODE
+from project_corpus.doctor import MAX_CONFIG_BYTES
+from project_corpus.doctor import LintConfig
 from project_corpus.doctor import config_of
-from project_corpus.doctor._config import MAX_CONFIG_BYTES
-from project_corpus.doctor._config import LintConfig
-from project_corpus.doctor._config import load_config
+from project_corpus.doctor import load_config
 from project_corpus.doctor.integrity import FINISHED
 from project_corpus.doctor.records import Issue
 from project_corpus.review.gittree import GitTree
