@@ -147,12 +147,16 @@ def test_every_ref_name_git_accepts_is_a_revision(
 
 def named_many_times(top: Path, base: str, folder: str, suffix: str, data: bytes, n: int) -> str:
     """A commit of BASE's tree plus N names under FOLDER of one blob holding DATA."""
-    blob = subprocess.run(
-        ["git", "-C", str(top), "hash-object", "-w", "--stdin"],
-        input=data,
-        capture_output=True,
-        check=True,
-    ).stdout.decode().strip()
+    blob = (
+        subprocess.run(
+            ["git", "-C", str(top), "hash-object", "-w", "--stdin"],
+            input=data,
+            capture_output=True,
+            check=True,
+        )
+        .stdout.decode()
+        .strip()
+    )
     git(top, "read-tree", base)
     lines = "".join(f"100644 {blob}\tsub/{folder}/n{k:05d}{suffix}\n" for k in range(n))
     subprocess.run(

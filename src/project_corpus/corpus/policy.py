@@ -39,6 +39,9 @@ TABLE_KEYS = {
     "requirements": ("expected_hash", "verified_readback", "audit_receipt"),
 }
 
+# The keys whose line a Policy keeps (`policy_line`): where a review points at a change.
+LINE_KEYS = ("project_id", "profile", "allow", "read", "write", *TABLE_KEYS["requirements"])
+
 EMPTY_POLICY = Policy("", "", "", (), (), (), {}, "", {})
 
 
@@ -144,9 +147,7 @@ def parse_policy(data: bytes) -> tuple[Policy, list[Finding]]:
     requirements = _requirements(raw, text, findings)
     _check_write_requirements(write, requirements, text, findings)
     findings = _bounded(findings)
-    lines = {
-        key: _line_of(text, key) for key in ("project_id", "profile", "allow", "read", "write")
-    }
+    lines = {key: _line_of(text, key) for key in LINE_KEYS}
     policy = Policy(
         policy_version=version or "",
         project_id=project_id or "",

@@ -224,7 +224,7 @@ def _list_change(name: str, before: tuple[str, ...], after: tuple[str, ...], lin
 def _value_change(name: str, before: object, after: object, flag: bool, head: Policy) -> Change:
     if before == after:
         return {}
-    key = name if name in ("profile", "project_id") else name.partition(".")[0]
+    key = name.rpartition(".")[2]  # `requirements.expected_hash`: the key's own line
     return {
         "field": name,
         "before": before,
