@@ -234,7 +234,7 @@ def test_the_budget_counts_names_not_distinct_blobs(mono: tuple[Path, Path, str]
 def test_the_environment_cannot_point_git_elsewhere(
     mono: tuple[Path, Path, str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    top, root, base = mono
+    _, root, base = mono
     other = tmp_path / "other"
     other.mkdir()
     git(other, "init", "-q", "-b", "main")
