@@ -119,7 +119,8 @@ def window(source: str, col: int) -> tuple[str, int]:
     start = max(0, min(col - 1 - SOURCE_WINDOW // 2, len(source) - SOURCE_WINDOW))
     end = start + SOURCE_WINDOW
     before = "…" if start > 0 else ""
-    after = "…" if end < len(source.rstrip()) else ""
+    rest = source[end : end + 4 * SOURCE_WINDOW]  # never the whole line: once per finding
+    after = "…" if rest.strip() or len(source) > end + len(rest) else ""
     part = source[start:end]
     head = one_line(part[: col - 1 - start].expandtabs(4))
     shown = one_line(part.expandtabs(4).rstrip())
