@@ -34,7 +34,8 @@ MAX_BASELINE_BYTES = 32 * 1024 * 1024
 # lines, each up to 8 MiB of newlines aside).
 MAX_LINE = 10_000_000
 UNSAFE_PATH_RE = re.compile(r"[\x00-\x1f\x7f\\:]")
-DUPLICATE_RE = re.compile(r"^duplicate key .*?(: line \d+ column \d+ \(char \d+\))?\Z", re.DOTALL)
+# Where `json` says a repeated key is: the end of its message, after the key's own text.
+POSITION_RE = re.compile(r": line \d++ column \d++ \(char \d++\)\Z")
 FINGERPRINT_RE = re.compile(r"^[0-9a-f]{32}\Z")
 CODE_RE = re.compile(r"^[A-Z][A-Z0-9_]*\Z")
 SARIF_SEVERITIES = {"error": "FAIL", "warning": "WARN", "note": "WARN", "none": "WARN"}
@@ -71,9 +72,9 @@ def read_baseline(user_path: str) -> list[Entry]:
         value = parse_json_bytes(data, label)
     except ContextError as exc:
         detail = exc.detail.removeprefix(f"{label}: ")
-        repeated = DUPLICATE_RE.match(detail)
-        if repeated:  # the key is the file's text: it could be megabytes, or a terminal escape
-            detail = f"an object repeats a key{repeated.group(1) or ''}"
+        if detail.startswith("duplicate key "):  # the key is the file's text: megabytes, escapes
+            where = POSITION_RE.search(detail[-80:])
+            detail = f"an object repeats a key{where.group() if where else ''}"
         raise _invalid(label, detail) from None
     return baseline_entries(value, label)
 
