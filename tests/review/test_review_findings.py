@@ -205,3 +205,14 @@ def test_text_findings_are_doctor_lines(repo: Path, cli: Cli) -> None:
         "capability, the profile or a lowered requirement: scopes.write widened by docs/**; "
         "the policy's owner should review it."
     ]
+
+
+def test_a_policy_widened_by_thousands_of_scopes_is_one_bounded_finding(repo: Path) -> None:
+    scopes = "".join(f'"docs/part-{k}/**", ' for k in range(20_000))
+    write_files(repo, {POLICY: POLICY_TEXT.replace("read = [", f"read = [{scopes}")})
+    report = memory_review(repo, "main")
+    (entry,) = [i for i in report["findings"]["new"] if i["code"] == "REVIEW_POLICY_WIDENED"]  # type: ignore[index]
+    assert "and 19995 more" in str(entry["detail"])
+    assert len(str(entry["detail"])) < 1000
+    (change,) = report["policy_changes"]  # type: ignore[misc]
+    assert len(change["added"]) == 20_000

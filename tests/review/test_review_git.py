@@ -132,6 +132,18 @@ def test_an_object_git_cannot_read_is_review_git(
     assert run.error()["error"] == "REVIEW_GIT"
 
 
+def test_a_damaged_base_commit_is_review_git(mono: tuple[Path, Path, str], cli: Cli) -> None:
+    top, root, base = mono
+    path = top / ".git" / "objects" / base[:2] / base[2:]
+    path.chmod(0o644)
+    path.write_bytes(b"not a commit")
+    for extra in ([], ["--merge-base"]):
+        run = cli("context", "review", root, "--base", "main", *extra, "--format", "json")
+        assert run.code == 2, run.out
+        assert run.error()["error"] == "REVIEW_GIT"
+        assert "corrupt" in str(run.error()["detail"])
+
+
 @pytest.mark.parametrize("name", ["fix/über", "feature/a!b#c", "release/ünïcode-2.0", "user@work"])
 def test_every_ref_name_git_accepts_is_a_revision(
     mono: tuple[Path, Path, str], cli: Cli, name: str

@@ -206,8 +206,9 @@ def policy_changes(base: Policy, head: Policy) -> list[Change]:
 
 
 def _list_change(name: str, before: tuple[str, ...], after: tuple[str, ...], line: int) -> Change:
-    added = [v for v in after if v not in before]
-    removed = [v for v in before if v not in after]
+    was, now = set(before), set(after)  # a policy may hold tens of thousands of scopes
+    added = [v for v in after if v not in was]
+    removed = [v for v in before if v not in now]
     if not added and not removed:
         return {}
     return {

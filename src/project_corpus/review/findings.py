@@ -31,6 +31,8 @@ from project_corpus.doctor.integrity import FINISHED
 from project_corpus.doctor.records import Issue
 from project_corpus.review.gittree import GitTree
 
+# The added scopes or capabilities a REVIEW_POLICY_WIDENED finding names (the rest counted).
+SHOWN = 5
 # The lint configuration of a side: its bytes, None when it has none, or why it cannot be read.
 LintFile = bytes | str | None
 # needs_owner_review flags that widen what agents may read or do (a new project ID does not).
@@ -92,7 +94,9 @@ def _widened(policy: Sequence[Mapping[str, object]]) -> Iterator[Issue]:
             continue
         added = [str(v) for v in change.get("added") or []]  # type: ignore[attr-defined]
         if added:
-            what = f"{field} widened by {', '.join(added)}"
+            shown = ", ".join(v[:120] for v in added[:SHOWN])
+            more = f" and {len(added) - SHOWN} more" if len(added) > SHOWN else ""
+            what = f"{field} widened by {shown}{more}"
         else:
             what = f"{field} changed from {change['before']!r} to {change['after']!r}"
         line = change.get("line")

@@ -132,8 +132,18 @@ def run_git(
 
 
 def _git_message(stderr: str) -> str:
-    lines = [line.removeprefix("fatal: ") for line in stderr.splitlines() if line.strip()]
-    return lines[0] if lines else "git failed"
+    """The line of STDERR that says why git stopped (its `fatal:` line, else the first)."""
+    lines = [line for line in stderr.splitlines() if line.strip()]
+    fatal = [line for line in lines if line.startswith("fatal: ")]
+    return (fatal or lines or ["git failed"])[0].removeprefix("fatal: ")[:300]
+
+
+# What git (LC_ALL=C) says of an object it cannot read, as opposed to a name it cannot resolve.
+DAMAGE = ("corrupt", "unable to unpack", "unable to read", "inflate", "bad object", "missing")
+
+
+def _damaged(stderr: str) -> bool:
+    return any(word in stderr for word in DAMAGE)
 
 
 def _work_tree_top(root: str) -> str | None:
@@ -182,8 +192,10 @@ def resolve(repo: Repository, revision: str) -> str:
         )
     spec = f"{revision}^{{commit}}"
     args = ["rev-parse", "--verify", "--quiet", "--end-of-options", spec]
-    code, out, _ = run_git(repo, args)
+    code, out, err = run_git(repo, args)
     commit = out.decode("ascii", "replace").strip()
+    if code != 0 and _damaged(err):
+        raise ContextError("REVIEW_GIT", f"git rev-parse: {_git_message(err)}")
     if code != 0 or not COMMIT_RE.match(commit):
         raise ContextError(
             "REVIEW_REVISION", f"{revision!r} names no commit in this repository", FETCH_HINT
@@ -194,8 +206,10 @@ def resolve(repo: Repository, revision: str) -> str:
 def merge_base(repo: Repository, base: str, head: str) -> str:
     """The best common ancestor of commits BASE and HEAD (what a pull request's diff starts
     from); REVIEW_REVISION when they share no history."""
-    code, out, _ = run_git(repo, ["merge-base", "--end-of-options", base, head])
+    code, out, err = run_git(repo, ["merge-base", "--end-of-options", base, head])
     commit = out.decode("ascii", "replace").strip()
+    if code != 0 and _damaged(err):
+        raise ContextError("REVIEW_GIT", f"git merge-base: {_git_message(err)}")
     if code != 0 or not commit:
         raise ContextError(
             "REVIEW_REVISION", f"{base[:12]} and {head[:12]} have no common ancestor", FETCH_HINT
