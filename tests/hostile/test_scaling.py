@@ -154,8 +154,9 @@ BASE_FILE = "review-base.json"
 def review_diff_lines(n: int) -> Files:
     """STATUS's last section grown by N lines, every other one rewritten: no unique line
     anchors the change (difflib without autojunk: 2,500 lines 138 s)."""
-    base = "".join("same\n" if k % 2 else f"keep {k}\n" for k in range(n))
-    head = "".join("changed\n" if k % 2 else f"keep {k}\n" for k in range(n))
+    pad = " the cache keeps this line of the baseline as it was" * 2
+    base = "".join(f"same{pad}\n" if k % 2 else f"keep {k}{pad}\n" for k in range(n))
+    head = "".join(f"changed{pad}\n" if k % 2 else f"keep {k}{pad}\n" for k in range(n))
     return {STATUS_PATH: STATUS + head, BASE + STATUS_PATH: STATUS + base} if n else {}
 
 
@@ -278,7 +279,7 @@ DIMENSIONS = {
     "ignore rules": Dimension(ignore_rules, 200),
     "findings": Dimension(findings, 800),
     "index rows": Dimension(lines, 1500, _indexed),
-    "review diff lines": Dimension(review_diff_lines, 1000, _reviewed),
+    "review diff lines": Dimension(review_diff_lines, 12000, _reviewed),
     "named blobs": Dimension(named_blobs, 4000, _reviewed),
     "supersedes per task": Dimension(supersedes_per_task, 250, _reviewed),
     "policy scopes": Dimension(policy_scopes, 1500, _doctor),

@@ -60,6 +60,9 @@ def _unique(lines: Sequence[str], start: int, end: int) -> dict[str, int]:
 def _anchored(old: Sequence[str], new: Sequence[str], gap: Gap, matched: set[int]) -> list[Gap]:
     """Match GAP's longest ordered run of lines unique on both sides; the gaps between."""
     a0, a1, b0, b1 = gap
+    if a1 - a0 == 1 or b1 - b0 == 1:  # one line on a side: it matches its first equal, if any
+        _single(old, new, gap, matched)
+        return []
     in_old = _unique(old, a0, a1)
     pairs = [(in_old[line], k) for line, k in _unique(new, b0, b1).items() if line in in_old]
     pairs.sort(key=lambda pair: pair[1])
@@ -73,6 +76,17 @@ def _anchored(old: Sequence[str], new: Sequence[str], gap: Gap, matched: set[int
         a0, b0 = i + 1, j + 1
     gaps.append((a0, a1, b0, b1))
     return [g for g in gaps if g[0] < g[1] and g[2] < g[3]]
+
+
+def _single(old: Sequence[str], new: Sequence[str], gap: Gap, matched: set[int]) -> None:
+    a0, a1, b0, b1 = gap
+    if b1 - b0 == 1:
+        if new[b0] in old[a0:a1]:
+            matched.add(b0)
+        return
+    found = next((j for j in range(b0, b1) if new[j] == old[a0]), None)
+    if found is not None:
+        matched.add(found)
 
 
 def _increasing(pairs: list[tuple[int, int]]) -> list[tuple[int, int]]:
