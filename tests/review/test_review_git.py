@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 from project_corpus.core.errors import ContextError
+from project_corpus.core.limits import MAX_NAMED_BYTES
 from project_corpus.review import git as review_git
-from project_corpus.review import gittree
 from project_corpus.review import memory_review
 from tests.conftest import Run
 from tests.conftest import write_files
@@ -234,7 +234,7 @@ def test_a_blob_named_past_the_budget_is_context_limit_before_reading(
 def test_the_budget_counts_names_not_distinct_blobs(mono: tuple[Path, Path, str]) -> None:
     top, root, base = mono
     data = b"NON_AUTHORITATIVE_VIEW\n" + b"v" * (1024 * 1024)
-    fits = gittree.MAX_NAMED_BYTES // len(data) // 2
+    fits = MAX_NAMED_BYTES // len(data) // 2
     commit = named_many_times(top, base, GENERATED, ".md", data, fits)
     memory_review(root, "main", commit)  # within the budget: read (once)
     over = named_many_times(top, base, GENERATED, ".md", data, fits * 3)

@@ -14,8 +14,8 @@ from project_corpus.core.records import Finding
 from project_corpus.core.records import Policy
 from project_corpus.core.versions import PROTOCOL_VERSION
 from project_corpus.corpus.layout import POLICY_PATH
+from project_corpus.corpus.vocabulary import PROFILE_ORDER
 
-MAX_POLICY_BYTES = 1024 * 1024
 # Findings of one code per policy: past this many, one more finding counts the rest (a 1 MiB
 # policy of invalid scopes would otherwise print 60,000 of them).
 MAX_POLICY_FINDINGS = 20
@@ -27,11 +27,17 @@ BASE_CAPABILITIES = frozenset(
     "migration.plan audit.read git.status git.diff".split()
 )
 SAFE_EDIT_EXTRA = frozenset(["state.update", "task.create", "report.create", "mcp.stdio"])
-PROFILE_CAPABILITIES = {
-    "READ_ONLY": BASE_CAPABILITIES,
-    "SAFE_EDIT": BASE_CAPABILITIES | SAFE_EDIT_EXTRA,
-    "MAINTAINER": BASE_CAPABILITIES | SAFE_EDIT_EXTRA | {"migration.apply"},
-}
+PROFILE_CAPABILITIES = dict(
+    zip(
+        PROFILE_ORDER,
+        (
+            BASE_CAPABILITIES,
+            BASE_CAPABILITIES | SAFE_EDIT_EXTRA,
+            BASE_CAPABILITIES | SAFE_EDIT_EXTRA | {"migration.apply"},
+        ),
+        strict=True,
+    )
+)
 TOP_LEVEL = ("policy_version", "project_id", "profile", "capabilities", "scopes", "requirements")
 TABLE_KEYS = {
     "capabilities": ("allow",),

@@ -27,9 +27,9 @@ from urllib.parse import unquote
 
 from project_corpus.core.errors import ContextError
 from project_corpus.core.jsonio import parse_json_bytes
+from project_corpus.core.limits import MAX_BASELINE_BYTES
 from project_corpus.doctor.report import FINGERPRINT_KEY
 
-MAX_BASELINE_BYTES = 32 * 1024 * 1024
 # The largest line number a baseline entry may carry (a source has at most 50,000 non-blank
 # lines, each up to 8 MiB of newlines aside).
 MAX_LINE = 10_000_000

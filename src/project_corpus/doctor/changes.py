@@ -7,17 +7,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from project_corpus.doctor.records import Check
 from project_corpus.doctor.records import DoctorView
 from project_corpus.doctor.records import Issue
 from project_corpus.doctor.records import check
 
 
-def _found(view: DoctorView, code: str) -> Iterable[Issue]:
-    return (view.review_issues or {}).get(code, ())
-
-
 @check("REVIEW_POLICY_WIDENED", "review-policy-widened", severity="WARN", needs="review")
-def review_policy_widened(view: DoctorView) -> Iterable[Issue]:
+def review_policy_widened(view: DoctorView, this: Check) -> Iterable[Issue]:
     """The change widens the policy: a scope, a capability, the profile or a lowered requirement.
 
     ## Why it matters
@@ -29,11 +26,11 @@ def review_policy_widened(view: DoctorView) -> Iterable[Issue]:
     ## Fix
     Have the policy's owner review the change; revert the widening if it was not meant.
     """
-    return _found(view, "REVIEW_POLICY_WIDENED")
+    return this.from_review(view)
 
 
 @check("REVIEW_OPEN_TASK_REMOVED", "review-open-task-removed", severity="WARN", needs="review")
-def review_open_task_removed(view: DoctorView) -> Iterable[Issue]:
+def review_open_task_removed(view: DoctorView, this: Check) -> Iterable[Issue]:
     """The change deletes a Task that was not finished.
 
     ## Why it matters
@@ -45,11 +42,11 @@ def review_open_task_removed(view: DoctorView) -> Iterable[Issue]:
     Keep the Task and set its `Task-Status` to a finished state, or supersede it by the Task
     that replaces it.
     """
-    return _found(view, "REVIEW_OPEN_TASK_REMOVED")
+    return this.from_review(view)
 
 
 @check("REVIEW_LINT_CONFIG_CHANGED", "review-lint-config-changed", severity="WARN", needs="review")
-def review_lint_config_changed(view: DoctorView) -> Iterable[Issue]:
+def review_lint_config_changed(view: DoctorView, this: Check) -> Iterable[Issue]:
     """The change adds, edits or removes the lint configuration (`.project-corpus/lint.yaml`).
 
     Reported at line 1 of the configuration's path.
@@ -62,4 +59,11 @@ def review_lint_config_changed(view: DoctorView) -> Iterable[Issue]:
     ## Fix
     Review the configuration change on its own merits (it applies from the next review on).
     """
-    return _found(view, "REVIEW_LINT_CONFIG_CHANGED")
+    return this.from_review(view)
+
+
+CHECKS: tuple[Check, ...] = (
+    review_policy_widened,
+    review_open_task_removed,
+    review_lint_config_changed,
+)

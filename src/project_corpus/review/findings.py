@@ -18,12 +18,12 @@ from collections.abc import Sequence
 
 from project_corpus.core.digest import sha256_hex
 from project_corpus.core.errors import ContextError
+from project_corpus.core.limits import MAX_CONFIG_BYTES
 from project_corpus.core.records import Corpus
 from project_corpus.corpus import fs
 from project_corpus.corpus.layout import LINT_CONFIG_PATH
 from project_corpus.corpus.layout import POLICY_PATH
 from project_corpus.doctor import CHECKS_BY_CODE
-from project_corpus.doctor import MAX_CONFIG_BYTES
 from project_corpus.doctor import LintConfig
 from project_corpus.doctor import config_of
 from project_corpus.doctor import load_config

@@ -19,6 +19,8 @@ from collections.abc import Iterable
 from collections.abc import Iterator
 
 from project_corpus.core.errors import ContextError
+from project_corpus.core.limits import MAX_NAMED_BYTES
+from project_corpus.core.limits import MAX_VIEW_BYTES
 from project_corpus.core.records import Finding
 from project_corpus.corpus import fs
 from project_corpus.corpus.layout import GENERATED_DIR
@@ -26,7 +28,6 @@ from project_corpus.corpus.layout import inside
 from project_corpus.corpus.policy import in_scope
 from project_corpus.corpus.policy import may_hold
 from project_corpus.corpus.protocol import check_generated
-from project_corpus.corpus.required import MAX_VIEW_BYTES
 from project_corpus.corpus.tree import Limits
 from project_corpus.corpus.tree import Problem
 from project_corpus.corpus.tree import RawFile
@@ -42,10 +43,6 @@ KINDS = {
     f"{stat.S_IFDIR | stat.S_IFLNK:06o}": "special",
 }
 NEVER_FOLLOWED = {"link": "a symbolic link", "special": "a submodule"}
-# What one side of a review may read from a revision, counted by name before reading: the
-# sources' own limits (64 MiB, corpus.snapshot) and room for the policy, the lint
-# configuration, generated views and candidate files.
-MAX_NAMED_BYTES = 128 * 1024 * 1024
 
 
 def entry_kind(entry: TreeEntry) -> str:
