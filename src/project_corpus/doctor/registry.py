@@ -2,9 +2,9 @@
 `rules[]`, one module per family. Each check's docstring is its documentation.
 
 Families: `conformance` and `policy` (the gate), `relations`, `integrity`, `content`,
-`hygiene`, `repository`, `index`, `bundles`, `candidates`, `changes` (`context review`).
-The machinery they share is in `records`, `report`, `selection` and the underscore modules
-(`_config`, `_inputs`, `_suppress`, `_volatile`, `_gitignore`).
+`mistakes`, `hygiene`, `repository`, `index`, `bundles`, `candidates`, `changes` (`context
+review`). The machinery they share is in `records`, `report`, `selection` and the underscore
+modules (`_config`, `_inputs`, `_suppress`, `_volatile`, `_gitignore`).
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from project_corpus.doctor import content
 from project_corpus.doctor import hygiene
 from project_corpus.doctor import index
 from project_corpus.doctor import integrity
+from project_corpus.doctor import mistakes
 from project_corpus.doctor import policy
 from project_corpus.doctor import relations
 from project_corpus.doctor import repository
@@ -28,6 +29,7 @@ CHECKS: tuple[Check, ...] = (
     *index.CHECKS,
     *relations.CHECKS,
     *content.CHECKS,
+    *mistakes.CHECKS,
     *integrity.CHECKS,
     *repository.CHECKS,
     *hygiene.CHECKS,
