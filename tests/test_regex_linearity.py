@@ -310,6 +310,16 @@ PATTERNS: dict[str, list[tuple[Run, tuple[Make, ...]]]] = {
     ],
     "output.escape.WWW_RE": [(run_of(escape.WWW_RE), attacks(repeat("w"), repeat("ww.")))],
     "doctor.baseline.CODE_RE": [(run_of(baseline.CODE_RE), attacks(repeat("A_", "a")))],
+    "doctor.baseline.POSITION_RE": [
+        (
+            run_of(baseline.POSITION_RE),
+            attacks(repeat(": line 1"), repeat(": line 1 column 1 (char 1")),
+        )
+    ],
+    "doctor.baseline.UNSAFE_PATH_RE": [(run_of(baseline.UNSAFE_PATH_RE), attacks(repeat("a/")))],
+    "output.escape.REFERENCE_RE": [
+        (run_of(escape.REFERENCE_RE), attacks(repeat("@#1"), repeat("GH-"), repeat("&#")))
+    ],
     "doctor.baseline.FINGERPRINT_RE": [
         (run_of(baseline.FINGERPRINT_RE), attacks(repeat("0f", "g")))
     ],

@@ -264,7 +264,16 @@ def test_the_parsed_policy_records_fields_digest_and_lines() -> None:
     )
     assert policy.allow == ("corpus.context", "mcp.stdio")
     assert policy.write == ()
-    assert policy.lines == {"project_id": 2, "profile": 3, "allow": 5, "read": 7, "write": 8}
+    assert policy.lines == {
+        "project_id": 2,
+        "profile": 3,
+        "allow": 5,
+        "read": 7,
+        "write": 8,
+        "expected_hash": 10,
+        "verified_readback": 11,
+        "audit_receipt": 12,
+    }
     assert policy_line(policy, "profile") == 3
     assert policy_line(policy, "nowhere") == 1
 

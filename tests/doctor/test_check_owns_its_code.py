@@ -26,6 +26,7 @@ FAMILIES = (
     "hygiene",
     "bundles",
     "candidates",
+    "changes",
 )
 
 

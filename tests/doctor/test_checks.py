@@ -640,7 +640,9 @@ def test_passing_fixture_does_not_report_the_code(
 
 
 def test_every_check_has_failing_and_passing_fixtures() -> None:
-    registry = [check.code for check in CHECKS]
+    # The checks of a change run in `context review` only: tests/review/test_review_findings.py
+    # holds their failing and passing cases (and the same meta-test).
+    registry = [check.code for check in CHECKS if check.needs != "review"]
     assert sorted(FAILING) == sorted(registry)
     assert sorted(PASSING) == sorted(registry)
     assert all(FAILING[code] and PASSING[code] for code in registry)

@@ -662,12 +662,15 @@ def test_review_writes_the_summary_and_annotates_only_new_findings(
     step = gha.step("review", root="corpus")
     assert step.code == 0
     assert step.outputs["review-exit-code"] == "0"
-    assert step.outputs["new-findings"] == "1"
+    assert step.outputs["new-findings"] == "2"  # the new claim, the widened read scope
     warnings = [line for line in step.emitted.splitlines() if line.startswith("::warning")]
     assert warnings == [
         f"::warning file={NEW_NOTE},line=8,col=15,title=VOLATILE_WITHOUT_FRESHNESS::"
         "A Task, Report or History item states a volatile claim without a freshness label: "
-        "volatile term 'live' without a date label or Freshness-Requirement."
+        "volatile term 'live' without a date label or Freshness-Requirement.",
+        "::warning file=corpus/.project-corpus/policy.toml,line=7,title=REVIEW_POLICY_WIDENED::"
+        "The change widens the policy: a scope, a capability, the profile or a lowered "
+        "requirement: scopes.read widened by docs/**; the policy's owner should review it.",
     ]
     assert step.summary.startswith("## ✅ project-corpus review: passed: 1 STATUS change(s)")
     assert step.summary.index("### STATUS") < step.summary.index("### Findings")

@@ -19,8 +19,13 @@ or why it bounds no size that a command's cost could grow with. A new limit fail
 from __future__ import annotations
 
 import ast
+import contextlib
 import gc
+import io
+import json
+import os
 import shutil
+import subprocess
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -36,8 +41,11 @@ from project_corpus.index.store import load_verified
 from project_corpus.lsp import diagnostics
 from project_corpus.retrieval.bundle import compile_bundle
 from project_corpus.retrieval.rank import query_corpus
+from project_corpus.review import memory_review
 from project_corpus.workspace import Workspace
 from tests.conftest import BASE_FILES
+from tests.conftest import POLICY
+from tests.conftest import STATUS
 from tests.conftest import report
 from tests.conftest import write_files
 
@@ -163,6 +171,124 @@ def long_line_findings(n: int) -> Files:
     return _doc(f"Кэш 😀 eviction notes: {refs}") if n else {}
 
 
+# --- round four (#36): review, policy, text output, STATUS metadata ----------------------
+
+STATUS_PATH = ".project-corpus/state/STATUS.md"
+# A workload's base revision: "base:<path>" keys hold the path's text in the base commit
+# (None: absent there); the other keys are the head commit's. `_reviewed` commits both.
+BASE = "base:"
+BASE_FILE = "review-base.json"
+
+
+def review_diff_lines(n: int) -> Files:
+    """STATUS's last section grown by N lines, every other one rewritten: no unique line
+    anchors the change (difflib without autojunk: 2,500 lines 138 s)."""
+    pad = " the cache keeps this line of the baseline as it was" * 2
+    base = "".join(f"same{pad}\n" if k % 2 else f"keep {k}{pad}\n" for k in range(n))
+    head = "".join(f"changed{pad}\n" if k % 2 else f"keep {k}{pad}\n" for k in range(n))
+    return {STATUS_PATH: STATUS + head, BASE + STATUS_PATH: STATUS + base} if n else {}
+
+
+def named_blobs(n: int) -> Files:
+    """The head names one generated view N times (one blob, N tree entries)."""
+    view = "<!-- NON_AUTHORITATIVE_VIEW -->\n# View\n" + "A generated line.\n" * 200
+    return {f".project-corpus/generated/v{k:05d}.md": view for k in range(n)}
+
+
+def supersedes_per_task(n: int) -> Files:
+    """N changed tasks with 20 `Supersedes:` lines each (a scan of every relation per changed
+    task: 1,000 tasks cost 7× at 4×)."""
+    files: Files = {
+        f".project-corpus/history/h{k:02d}.md": f"# H{k}\nDate: 2026-01-05\n\n## Notes\nOld {k}.\n"
+        for k in range(20)
+    }
+    links = "".join(f"Supersedes: .project-corpus/history/h{k:02d}.md\n" for k in range(20))
+    for k in range(n):
+        rel = f".project-corpus/tasks/t{k:05d}.md"
+        task = (
+            f"# Task t{k:05d}\nProtocol-Version: 2.0\nProject-ID: demo-project\n"
+            f"Task-ID: t{k:05d}\nTask-Status: OPEN\nCreated-At: 2026-11-18\n{links}\n"
+            "## Objective\nO.\n\n## Scope\nS.\n\n## Constraints\nC.\n\n## Acceptance Criteria\n"
+        )
+        files[rel], files[BASE + rel] = task + "Done when merged.\n", task + "Done.\n"
+    return files if n else {}
+
+
+def policy_scopes(n: int) -> Files:
+    """N invalid read scopes (each rescanned the whole policy: 6,000 cost 13.7× at 4×)."""
+    scopes = "".join(f'"/absolute-{k}/**", ' for k in range(n))
+    read = 'read = [".project-corpus/state/**", '
+    return {".project-corpus/policy.toml": POLICY.replace(read, read + scopes)}
+
+
+def citations_per_line(n: int) -> Files:
+    """One line citing N missing reports: a finding each, printed with its source line."""
+    return _doc(" ".join(f"see .project-corpus/reports/gone-{k}.md" for k in range(n)))
+
+
+def duplicate_keys(n: int) -> Files:
+    """STATUS with N duplicated metadata keys (located by a rescan each: 40,000 took 115 s)."""
+    extra = "".join(f"Lifecycle-Status: WRONG{k}\n" for k in range(n))
+    return {
+        STATUS_PATH: STATUS.replace(
+            "Evidence-Class: OBSERVED\n", f"Evidence-Class: OBSERVED\n{extra}"
+        )
+    }
+
+
+def _git(root: Path, *args: str) -> None:
+    identity = ["-c", "user.name=Scaling", "-c", "user.email=scaling@example.invalid"]
+    env = {**os.environ, "GIT_CONFIG_NOSYSTEM": "1"}
+    subprocess.run(
+        ["git", *identity, "-C", str(root), *args], check=True, env=env, capture_output=True
+    )
+
+
+def _apply(root: Path, files: dict[str, str | None]) -> None:
+    for rel, text in files.items():
+        if text is None:
+            (root / rel).unlink(missing_ok=True)
+        else:
+            (root / rel).parent.mkdir(parents=True, exist_ok=True)
+            (root / rel).write_text(text, encoding="utf-8")
+
+
+def _commit_sides(root: Path) -> None:
+    """Commit the base (the head with its `base:` texts), then the head on top of it."""
+    base_file = root / BASE_FILE
+    base = json.loads(base_file.read_text(encoding="utf-8")) if base_file.exists() else {}
+    head = {
+        rel: (root / rel).read_text(encoding="utf-8") if (root / rel).exists() else None
+        for rel in base
+    }
+    _git(root, "init", "-q", "-b", "main")
+    _apply(root, base)
+    _git(root, "add", "-A")
+    _git(root, "commit", "-q", "--allow-empty", "-m", "base")
+    _apply(root, head)
+    _git(root, "add", "-A")
+    _git(root, "commit", "-q", "--allow-empty", "-m", "head")
+
+
+def _reviewed(root: Path) -> None:
+    """`context review ROOT --base HEAD~1 --head HEAD` (both sides read from git objects)."""
+    if not (root / ".git").exists():
+        _commit_sides(root)
+    memory_review(root, "HEAD~1", "HEAD")
+
+
+def _doctor(root: Path) -> None:
+    memory_doctor(root)
+
+
+def _doctor_text(root: Path) -> None:
+    """`context doctor ROOT --format text`, as the pre-commit hook runs it."""
+    from project_corpus.cli.app import main
+
+    with contextlib.redirect_stdout(io.StringIO()):
+        main(["context", "doctor", str(root), "--format", "text"])
+
+
 class Dimension(NamedTuple):
     plant: Callable[[int], Files]  # the files of a workload of size N (0: none)
     size: int  # N: the base size, measured against 4N
@@ -182,6 +308,12 @@ DIMENSIONS = {
     "ignore rules": Dimension(ignore_rules, 200),
     "findings": Dimension(findings, 800),
     "index rows": Dimension(lines, 1500, _indexed),
+    "review diff lines": Dimension(review_diff_lines, 12000, _reviewed),
+    "named blobs": Dimension(named_blobs, 4000, _reviewed),
+    "supersedes per task": Dimension(supersedes_per_task, 250, _reviewed),
+    "policy scopes": Dimension(policy_scopes, 1500, _doctor),
+    "citations per line": Dimension(citations_per_line, 300, _doctor_text),
+    "duplicate keys": Dimension(duplicate_keys, 1500, _doctor),
     "edits (language server)": Dimension(findings, 800, _edited),
     "edits, findings on one line (language server)": Dimension(long_line_findings, 800, _edited),
 }
@@ -190,11 +322,12 @@ DIMENSIONS = {
 # no command's cost grows with it.
 SNAPSHOT_LINES = ("lines per source", "table rows", "headings and their levels", "fenced blocks")
 LIMITS: dict[str, tuple[str, ...] | str] = {
-    "core.limits.MAX_SOURCES": ("sources",),
+    "core.limits.MAX_SOURCES": ("sources", "supersedes per task"),
     "core.limits.MAX_TOTAL_BYTES": ("sources", "line length"),
     "core.limits.MAX_SOURCE_BYTES": (
         "line length",
         "list depth",
+        "citations per line",
         "edits, findings on one line (language server)",
     ),
     "core.limits.MAX_NONBLANK_LINES": (
@@ -202,14 +335,16 @@ LIMITS: dict[str, tuple[str, ...] | str] = {
         "references",
         "findings",
         "suppressions",
+        "review diff lines",
+        "duplicate keys",
         "edits (language server)",
     ),
     "core.limits.MAX_INDEX_BYTES": ("index rows",),
     "core.limits.MAX_CONFIG_BYTES": ("ignore rules",),
     "core.limits.MAX_DEPTH": "folders: a walk holds at most two descriptors; 64 levels is a "
     "constant, and what the folders hold is `sources`",
-    "core.limits.MAX_POLICY_BYTES": "policy scopes are matched once per source (`sources`); "
-    "the usual `prefix/**` scopes by one `startswith`",
+    "core.limits.MAX_POLICY_BYTES": ("policy scopes",),
+    "corpus.policy.MAX_POLICY_FINDINGS": ("policy scopes",),
     "core.limits.MAX_VIEW_BYTES": "a generated view's first 2,048 bytes are read for a marker",
     "core.limits.MAX_INPUT_BYTES": "JSON inputs are parsed by `json`; their lists are bounded "
     "by MAX_CASES, MAX_LIST and MAX_REFS",
@@ -238,8 +373,8 @@ LIMITS: dict[str, tuple[str, ...] | str] = {
     "output.review.MAX_ROWS": "rows of a review (output)",
     "output.review.MAX_TEXT": "a cut of one review field (output)",
     "core.limits.MAX_LISTING_BYTES": "a bound on one `git ls-tree` listing, read once",
-    "review.lines.MAX_DIFF_LINES": "difflib compares at most 5,000 lines a side (a bounded "
-    "cost); a larger change counts as modified whole",
+    "core.limits.MAX_NAMED_BYTES": ("named blobs",),
+    "doctor.baseline.MAX_LINE": "a bound on one baseline entry's line number (a value)",
     "github.views.MAX_ROWS": "rows of a job summary (output)",
     "github.views.MAX_SECTION_BYTES": "bytes of a job summary (output)",
     "core.limits.MAX_GRANT_BYTES": "a trust grant is parsed once by `tomllib`",
@@ -254,7 +389,12 @@ def _planted(base: Path, name: str, files: Files) -> Path:
     write_files(root, {**BASE_FILES})
     for folder in ("tasks", "reports", "history"):
         (root / ".project-corpus" / folder).mkdir(parents=True, exist_ok=True)
-    write_files(root, {rel: text for rel, text in files.items() if text is not None})
+        (root / ".project-corpus" / folder / ".keep").touch()  # git keeps no empty folder
+    head = {rel: text for rel, text in files.items() if not rel.startswith(BASE)}
+    write_files(root, {rel: text for rel, text in head.items() if text is not None})
+    sides = {rel[len(BASE) :]: text for rel, text in files.items() if rel.startswith(BASE)}
+    if sides:
+        (root / BASE_FILE).write_text(json.dumps(sides), encoding="utf-8")
     return root
 
 

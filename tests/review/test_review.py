@@ -20,6 +20,7 @@ from tests.review.support import NEW_ACTION
 from tests.review.support import NEW_TASK
 from tests.review.support import NOTES
 from tests.review.support import OLD_ACTION
+from tests.review.support import POLICY
 from tests.review.support import STATUS
 from tests.review.support import commit_all
 from tests.review.support import init_repo
@@ -91,7 +92,8 @@ def check_scenario(report: dict[str, object], action_line: int) -> None:
     findings = report["findings"]
     assert isinstance(findings, dict)
     assert [(i["code"], i["path"], i["line"]) for i in findings["new"]] == [
-        ("VOLATILE_WITHOUT_FRESHNESS", NOTES, 8)
+        ("VOLATILE_WITHOUT_FRESHNESS", NOTES, 8),
+        ("REVIEW_POLICY_WIDENED", POLICY, 7),
     ]
     # The old claim moved from line 5 to line 6: the same finding, not a new one.
     assert [(i["code"], i["line"]) for i in findings["unchanged"]] == [
@@ -132,18 +134,22 @@ def test_markdown_leads_with_status_and_names_each_change(scenario: Scenario) ->
     assert "| `scopes.read` | +docs/\\*\\* | **needed** |" in markdown
     line = status_line(scenario.repo, NEW_ACTION)
     assert f"`{STATUS}:{line}` **modified in this change**" in markdown
-    assert "**1 new**, 0 fixed, 1 unchanged" in markdown
+    assert "**2 new**, 0 fixed, 1 unchanged" in markdown
+    assert "`REVIEW_POLICY_WIDENED` | `.project-corpus/policy.toml:7`" in markdown
     assert f"`{NOTES}:8`" in markdown
     assert f"`{NOTES}:6`" not in markdown  # unchanged findings are counted, not listed
 
 
-def test_github_format_annotates_only_the_new_finding(scenario: Scenario) -> None:
+def test_github_format_annotates_only_the_new_findings(scenario: Scenario) -> None:
     text = render_review(memory_review(scenario.repo, "main"), "github")
     annotations = [line for line in text.splitlines() if line.startswith("::warning")]
     assert annotations == [
         f"::warning file={NOTES},line=8,col=15,title=VOLATILE_WITHOUT_FRESHNESS::"
         "A Task, Report or History item states a volatile claim without a freshness label: "
-        "volatile term 'live' without a date label or Freshness-Requirement."
+        "volatile term 'live' without a date label or Freshness-Requirement.",
+        f"::warning file={POLICY},line=7,title=REVIEW_POLICY_WIDENED::"
+        "The change widens the policy: a scope, a capability, the profile or a lowered "
+        "requirement: scopes.read widened by docs/**; the policy's owner should review it.",
     ]
 
 
@@ -155,7 +161,7 @@ def test_doctor_baseline_with_the_base_report_lists_only_the_new_finding(
         ("VOLATILE_WITHOUT_FRESHNESS", NOTES, 8)
     ]
     review = memory_review(scenario.repo, "main")
-    new = review["findings"]["new"]
+    new = [i for i in review["findings"]["new"] if not str(i["code"]).startswith("REVIEW_")]
     assert [i["fingerprint"] for i in report["issues"]] == [i["fingerprint"] for i in new]
 
 
@@ -165,14 +171,15 @@ def test_cli_exit_codes_follow_fail_on(scenario: Scenario, cli: Cli) -> None:
     assert schema_errors(run.json()) == []
     run = cli("context", "review", scenario.repo, "--base", "main", "--fail-on", "warn")
     assert run.code == 1
-    assert json.loads(run.out)["summary"]["failing_new_findings"] == 1
+    assert json.loads(run.out)["summary"]["failing_new_findings"] == 2  # REVIEW_POLICY_WIDENED
     run = cli(
         "context", "review", scenario.repo, "--base", "main", "--fail-on", "WARN", "--exit-zero"
     )
     assert run.code == 0
     text = cli("context", "review", scenario.repo, "--base", "main", "--format", "text")
     assert text.out.splitlines()[0].startswith("project-corpus review: passed: 1 STATUS change(s)")
-    assert f"new {NOTES}:8: VOLATILE_WITHOUT_FRESHNESS" in text.out
+    assert f"\n{NOTES}:8:15: WARN VOLATILE_WITHOUT_FRESHNESS A Task" in text.out
+    assert f"\n{POLICY}:7:1: WARN REVIEW_POLICY_WIDENED The change" in text.out
 
 
 def test_a_new_fail_finding_fails_the_review(scenario: Scenario, cli: Cli) -> None:

@@ -27,3 +27,7 @@ MAX_BASELINE_BYTES = 32 * 1024 * 1024  # --baseline (an earlier JSON or SARIF re
 MAX_INDEX_BYTES = 128 * 1024 * 1024
 MAX_GRANT_BYTES = 64 * 1024
 MAX_LISTING_BYTES = 32 * 1024 * 1024  # one `git ls-tree` listing (context review)
+# What one side of a review may read from a revision, counted by the names of its tree before
+# reading (a blob named N times counts N times): the sources' 64 MiB and room for the policy,
+# the lint configuration, generated views and candidate files.
+MAX_NAMED_BYTES = 128 * 1024 * 1024

@@ -7,6 +7,7 @@ import re
 import tomllib
 from collections.abc import Callable
 from collections.abc import Iterable
+from functools import lru_cache
 
 from project_corpus.core.digest import sha256_hex
 from project_corpus.core.records import Finding
@@ -15,6 +16,9 @@ from project_corpus.core.versions import PROTOCOL_VERSION
 from project_corpus.corpus.layout import POLICY_PATH
 from project_corpus.corpus.vocabulary import PROFILE_ORDER
 
+# Findings of one code per policy: past this many, one more finding counts the rest (a 1 MiB
+# policy of invalid scopes would otherwise print 60,000 of them).
+MAX_POLICY_FINDINGS = 20
 ID_RE = re.compile(r"^[a-z0-9][a-z0-9._-]{2,63}\Z")
 CAPABILITY_RE = re.compile(r"^[a-z][a-z0-9_.-]*\Z")
 
@@ -40,6 +44,9 @@ TABLE_KEYS = {
     "scopes": ("read", "write"),
     "requirements": ("expected_hash", "verified_readback", "audit_receipt"),
 }
+
+# The keys whose line a Policy keeps (`policy_line`): where a review points at a change.
+LINE_KEYS = ("project_id", "profile", "allow", "read", "write", *TABLE_KEYS["requirements"])
 
 EMPTY_POLICY = Policy("", "", "", (), (), (), {}, "", {})
 
@@ -109,9 +116,11 @@ def _key_pattern(key: str) -> re.Pattern[str]:
     return re.compile(rf"^\s*(\[\s*{re.escape(key)}\s*\]|{re.escape(key)}\s*=)")
 
 
+@lru_cache(maxsize=2)
 def _bare_key_lines(text: str) -> dict[str, int]:
-    """{bare key or table name: the first line opening or setting it}: one scan of TEXT
-    instead of a regular expression compiled per key (six of them for every policy)."""
+    """{bare key or table name: the first line opening or setting it}: one scan of TEXT per
+    policy (kept for the policy being parsed: a rescan per finding was quadratic). The
+    result is shared: never modify it."""
     found: dict[str, int] = {}
     for number, line in enumerate(text.split("\n"), start=1):
         match = BARE_KEY_LINE_RE.match(line)
@@ -143,9 +152,8 @@ def parse_policy(data: bytes) -> tuple[Policy, list[Finding]]:
     _check_scopes(read, write, text, findings)
     requirements = _requirements(raw, text, findings)
     _check_write_requirements(write, requirements, text, findings)
-    lines = {
-        key: _line_of(text, key) for key in ("project_id", "profile", "allow", "read", "write")
-    }
+    findings = _bounded(findings)
+    lines = {key: _line_of(text, key) for key in LINE_KEYS}
     policy = Policy(
         policy_version=version or "",
         project_id=project_id or "",
@@ -193,11 +201,30 @@ def _field(
 
 
 def _check_scopes(read: list[str], write: list[str], text: str, findings: list[Finding]) -> None:
-    for scope in (*read, *write):
-        problem = scope_problem(scope)
-        if problem:
-            line = _line_of(text, "read" if scope in read else "write")
-            findings.append(_f("POLICY_SCOPE", line, f"{scope!r}: {problem}"))
+    for key, scopes in (("read", read), ("write", write)):
+        line = _line_of(text, key)
+        for scope in scopes:
+            problem = scope_problem(scope)
+            if problem:
+                findings.append(_f("POLICY_SCOPE", line, f"{scope[:200]!r}: {problem}"))
+
+
+def _bounded(findings: list[Finding]) -> list[Finding]:
+    """FINDINGS with at most MAX_POLICY_FINDINGS of each code; past it, one finding at the
+    first one's line counts the rest."""
+    kept: list[Finding] = []
+    seen: dict[str, list[Finding]] = {}
+    for finding in findings:
+        same = seen.setdefault(finding.code, [])
+        same.append(finding)
+        if len(same) <= MAX_POLICY_FINDINGS:
+            kept.append(finding)
+    for code, same in seen.items():
+        if len(same) > MAX_POLICY_FINDINGS:
+            more = len(same) - MAX_POLICY_FINDINGS
+            detail = f"and {more} more {code} finding(s) in this policy"
+            kept.append(_f(code, same[MAX_POLICY_FINDINGS].line, detail))
+    return kept
 
 
 def _check_write_requirements(
@@ -224,8 +251,10 @@ def _f(code: str, line: int, detail: str) -> Finding:
 
 
 def _check_keys(raw: dict[str, object], text: str, findings: list[Finding]) -> None:
-    for key in sorted(set(raw) - set(TOP_LEVEL)):
-        findings.append(_f("POLICY_UNKNOWN_KEY", _line_of(text, key), key))
+    unknown = sorted(set(raw) - set(TOP_LEVEL))
+    for number, key in enumerate(unknown):  # a line for the first ones only (`_bounded`)
+        line = _line_of(text, key) if number <= MAX_POLICY_FINDINGS else 1
+        findings.append(_f("POLICY_UNKNOWN_KEY", line, key[:200]))
     for key in TOP_LEVEL:
         if key not in raw:
             findings.append(_f("POLICY_SCHEMA", 1, f"missing `{key}`"))
@@ -236,8 +265,9 @@ def _check_keys(raw: dict[str, object], text: str, findings: list[Finding]) -> N
                 _f("POLICY_SCHEMA", _line_of(text, table), f"`{table}` must be a table")
             )
         elif isinstance(value, dict):
-            for key in sorted(set(value) - set(keys)):
-                findings.append(_f("POLICY_UNKNOWN_KEY", _line_of(text, key), f"{table}.{key}"))
+            for number, key in enumerate(sorted(set(value) - set(keys))):
+                line = _line_of(text, key) if number <= MAX_POLICY_FINDINGS else 1
+                findings.append(_f("POLICY_UNKNOWN_KEY", line, f"{table}.{key[:200]}"))
             for key in keys:
                 if key not in value:
                     findings.append(
@@ -277,7 +307,7 @@ def _check_capabilities(
     allowed = PROFILE_CAPABILITIES.get(profile or "")
     for name in allow:
         if not CAPABILITY_RE.match(name):
-            findings.append(_f("POLICY_CAPABILITY", line, name))
+            findings.append(_f("POLICY_CAPABILITY", line, name[:200]))
         elif allowed is not None and name not in allowed:
             findings.append(_f("POLICY_PROFILE_CAPABILITY", line, f"{name} not in {profile}"))
 

@@ -10,11 +10,13 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable
+from collections.abc import Iterator
 from collections.abc import Mapping
 from collections.abc import Sequence
 from datetime import date
 
 from project_corpus.core.records import Corpus
+from project_corpus.core.records import Finding
 from project_corpus.corpus.required import require_corpus
 from project_corpus.corpus.roots import Root
 from project_corpus.corpus.roots import open_root
@@ -41,7 +43,16 @@ from project_corpus.doctor.report import fail_on_level
 from project_corpus.doctor.report import finalize
 from project_corpus.doctor.selection import narrow
 
-__all__ = ["CHECKS", "CHECKS_BY_CODE", "DoctorMemo", "lint_corpus", "memory_doctor"]
+__all__ = [
+    "CHECKS",
+    "CHECKS_BY_CODE",
+    "DoctorMemo",
+    "LintConfig",
+    "config_of",
+    "lint_corpus",
+    "load_config",
+    "memory_doctor",
+]
 
 
 def memory_doctor(
@@ -94,10 +105,11 @@ def _report(
     """The report of ENTRIES; with a baseline (EARLIER) only the new ones are `issues`."""
     unchanged: list[dict[str, object]] = []
     absent: list[dict[str, object]] = []
+    dropped = 0
     if earlier is not None:
         from project_corpus.doctor.baseline import split
 
-        entries, unchanged, absent = split(entries, earlier)
+        entries, unchanged, absent, dropped = split(entries, earlier)
     report = build_report(
         view.corpus,
         entries,
@@ -106,7 +118,10 @@ def _report(
         candidate_count=candidate_count(view.candidates),
     )
     if earlier is not None:
-        report["baseline"] = {"unchanged": unchanged, "absent": absent}
+        states: dict[str, object] = {"unchanged": unchanged, "absent": absent}
+        if dropped:  # absent entries whose path is not a corpus path: never shown
+            states["dropped"] = dropped
+        report["baseline"] = states
     return report
 
 
@@ -118,12 +133,19 @@ def _read_baseline(path: str) -> list[dict[str, object]]:
 
 
 def lint_corpus(
-    corpus: Corpus, *, config: str | None = None, skip: Sequence[str] = ()
+    corpus: Corpus,
+    *,
+    config: str | None = None,
+    skip: Sequence[str] = (),
+    lint: LintConfig | None = None,
+    review: Iterable[Issue] | None = None,
 ) -> tuple[list[dict[str, object]], list[str]]:
     """(report entries, skipped codes) of the checks that read CORPUS alone (no index,
-    bundle or candidates), under the configuration of the working tree at `corpus.root` (or
-    CONFIG) with the checks SKIP off: what `context review` compares between two revisions."""
-    lint = load_config(corpus.root, config, CHECKS_BY_CODE)
+    bundle or candidates), under LINT (default: the configuration of the working tree at
+    `corpus.root`, or CONFIG) with the checks SKIP off: what `context review` compares
+    between two revisions. REVIEW holds the review's findings about the change itself."""
+    if lint is None:
+        lint = load_config(corpus.root, config, CHECKS_BY_CODE)
     lint = lint._replace(rules={**lint.rules, **dict.fromkeys(skip, "off")})
     view = DoctorView(
         corpus=corpus,
@@ -138,9 +160,22 @@ def lint_corpus(
         candidate_issues={},
         scans={},
         gates=GATES,
+        review_issues=None if review is None else _by_code(review),
     )
     issues, skipped = run_checks(view, CHECKS, lint)
     return judge_suppressions(issues, skipped, lint, corpus), skipped
+
+
+def config_of(rel: str, data: bytes | None) -> LintConfig:
+    """The lint configuration in DATA (the bytes of REL, read from a git revision by
+    `context review`), the defaults when None; CONFIG_INVALID as `load_config`."""
+    from project_corpus.doctor._config import DEFAULT
+    from project_corpus.doctor._config import parse_config
+    from project_corpus.doctor._config import parse_yaml
+
+    if data is None:
+        return DEFAULT
+    return parse_config(rel, parse_yaml(rel, data), CHECKS_BY_CODE)
 
 
 def gather(
@@ -175,7 +210,7 @@ def gather(
         index_error=error,
         bundle=bundle_file,
         candidates=candidate_files,
-        snapshot_issues=_by_code(at_value(from_finding(f), corpus) for f in corpus.findings),
+        snapshot_issues=_by_code(at_values(corpus.findings, corpus)),
         candidate_issues=_candidate_issues(candidate_files, corpus),
         scans=scans,
         gates=GATES,
@@ -204,12 +239,20 @@ def judge_suppressions(
 VALUE_CODES = frozenset({"INVALID_METADATA", "PROJECT_ID_MISMATCH", "PROJECT_ABSOLUTE_ROOT"})
 
 
-def at_value(issue: Issue, corpus: Corpus) -> Issue:
-    """ISSUE with the column of the value when it is about a metadata line's value."""
-    source = corpus.by_path.get(issue.path) if issue.code in VALUE_CODES else None
-    if source is None or not any(m.line == issue.line for m in source.doc.meta):
-        return issue
-    return issue._replace(column=value_column(source.doc, issue.line))
+def at_values(findings: Iterable[Finding], corpus: Corpus) -> Iterator[Issue]:
+    """FINDINGS as issues, each about a metadata line's value with the column of the value.
+    The metadata lines of a source are gathered once (a rescan per finding made 40,000
+    duplicated keys quadratic)."""
+    meta_lines: dict[str, frozenset[int]] = {}
+    for finding in findings:
+        issue = from_finding(finding)
+        source = corpus.by_path.get(issue.path) if issue.code in VALUE_CODES else None
+        if source is not None:
+            if source.path not in meta_lines:
+                meta_lines[source.path] = frozenset(m.line for m in source.doc.meta)
+            if issue.line in meta_lines[source.path]:
+                issue = issue._replace(column=value_column(source.doc, issue.line))
+        yield issue
 
 
 def _load_bundle(root: str, bundle: str | None) -> LoadedJSON | None:
@@ -235,6 +278,7 @@ def _ready(view: DoctorView, needs: str) -> bool:
         "bundle": view.bundle is not None,
         "candidates": bool(view.candidates),
         "clock": view.config.status_max_age_days is not None,
+        "review": view.review_issues is not None,
     }[needs]
 
 

@@ -77,7 +77,7 @@ def load_config(root: str, user_path: str | None, checks: Mapping[str, RuleFacts
     else:
         return DEFAULT
     data = fs.read_relative(root, rel, MAX_CONFIG_BYTES, code="CONFIG_INVALID")
-    return parse_config(rel, _yaml(rel, data), checks)
+    return parse_config(rel, parse_yaml(rel, data), checks)
 
 
 def _exists(root: str, rel: str) -> bool:
@@ -89,7 +89,7 @@ def _exists(root: str, rel: str) -> bool:
         return False
 
 
-def _yaml(rel: str, data: bytes) -> object:
+def parse_yaml(rel: str, data: bytes) -> object:
     import yaml  # lazy: only when a configuration exists
 
     try:

@@ -8,7 +8,12 @@ under `baseline` (`unchanged`, `absent`), so SARIF can carry `baselineState` for
 
 The baseline is the tool's own output, not corpus content: it may lie outside ROOT (CI keeps
 it in a temporary folder), is opened without following a final link, must be a regular file
-of at most 32 MiB and strict UTF-8 JSON; anything else is `BASELINE_INVALID`.
+of at most 32 MiB and strict UTF-8 JSON; anything else is `BASELINE_INVALID` (a file that
+opens but cannot be read, such as `/proc/self/mem`, is `CONTEXT_INPUT_PATH`). An error names
+where in the file it is, never the text of a key. Still, a baseline is input: an entry's line
+is kept only from 1 to MAX_LINE (else 1), and an "absent" entry whose path is not a portable
+corpus path (`/etc/passwd`, `../x`) is dropped, not written into SARIF; `baseline.dropped`
+counts them.
 """
 
 from __future__ import annotations
@@ -25,6 +30,12 @@ from project_corpus.core.jsonio import parse_json_bytes
 from project_corpus.core.limits import MAX_BASELINE_BYTES
 from project_corpus.doctor.report import FINGERPRINT_KEY
 
+# The largest line number a baseline entry may carry (a source has at most 50,000 non-blank
+# lines, each up to 8 MiB of newlines aside).
+MAX_LINE = 10_000_000
+UNSAFE_PATH_RE = re.compile(r"[\x00-\x1f\x7f\\:]")
+# Where `json` says a repeated key is: the end of its message, after the key's own text.
+POSITION_RE = re.compile(r": line \d++ column \d++ \(char \d++\)\Z")
 FINGERPRINT_RE = re.compile(r"^[0-9a-f]{32}\Z")
 CODE_RE = re.compile(r"^[A-Z][A-Z0-9_]*\Z")
 SARIF_SEVERITIES = {"error": "FAIL", "warning": "WARN", "note": "WARN", "none": "WARN"}
@@ -52,8 +63,7 @@ def read_baseline(user_path: str) -> list[Entry]:
             raise _invalid(label, "not a regular file")
         if st.st_size > MAX_BASELINE_BYTES:
             raise _invalid(label, f"{st.st_size} bytes; at most {MAX_BASELINE_BYTES}")
-        with os.fdopen(os.dup(fd), "rb") as handle:
-            data = handle.read(MAX_BASELINE_BYTES + 1)
+        data = _read(fd, label)
     finally:
         os.close(fd)
     if len(data) > MAX_BASELINE_BYTES:
@@ -61,8 +71,24 @@ def read_baseline(user_path: str) -> list[Entry]:
     try:
         value = parse_json_bytes(data, label)
     except ContextError as exc:
-        raise _invalid(label, exc.detail.removeprefix(f"{label}: ")) from None
+        detail = exc.detail.removeprefix(f"{label}: ")
+        if detail.startswith("duplicate key "):  # the key is the file's text: megabytes, escapes
+            where = POSITION_RE.search(detail[-80:])
+            detail = f"an object repeats a key{where.group() if where else ''}"
+        raise _invalid(label, detail) from None
     return baseline_entries(value, label)
+
+
+def _read(fd: int, label: str) -> bytes:
+    try:
+        with os.fdopen(os.dup(fd), "rb") as handle:
+            return handle.read(MAX_BASELINE_BYTES + 1)
+    except OSError as exc:
+        raise ContextError(
+            "CONTEXT_INPUT_PATH",
+            f"{label}: cannot be read ({exc.strerror or exc})",
+            hint="pass a regular file holding an earlier doctor JSON or SARIF report",
+        ) from None
 
 
 def baseline_entries(value: object, label: str) -> list[Entry]:
@@ -135,7 +161,7 @@ def _checked(issue: object, where: str) -> Entry:
         "code": code,
         "severity": issue.get("severity") if issue.get("severity") in ("FAIL", "WARN") else "WARN",
         "path": path,
-        "line": line if isinstance(line, int) and not isinstance(line, bool) and line > 0 else 1,
+        "line": line if type(line) is int and 0 < line <= MAX_LINE else 1,
         "message": message if isinstance(message, str) and message else code,
         "detail": detail if isinstance(detail, str) else "",
         "fingerprint": fingerprint,
@@ -144,14 +170,27 @@ def _checked(issue: object, where: str) -> Entry:
     }
 
 
+def portable(path: str) -> bool:
+    """Whether PATH is a portable path relative to a corpus root (what the doctor reports):
+    not absolute, no `.`, `..` or empty part, no control character, `\\` or `:`."""
+    parts = path.split("/")
+    return (
+        0 < len(path) <= 4096
+        and UNSAFE_PATH_RE.search(path) is None
+        and not any(part in ("", ".", "..") for part in parts)
+    )
+
+
 def split(
     entries: Sequence[Entry], earlier: Sequence[Entry]
-) -> tuple[list[Entry], list[Entry], list[Entry]]:
-    """(new, unchanged, absent): ENTRIES not in EARLIER, ENTRIES in EARLIER, EARLIER not in
-    ENTRIES, each entry marked with its `baseline_state`; matched by fingerprint."""
+) -> tuple[list[Entry], list[Entry], list[Entry], int]:
+    """(new, unchanged, absent, dropped): ENTRIES not in EARLIER, ENTRIES in EARLIER, EARLIER
+    not in ENTRIES (only those with a portable path; DROPPED counts the others), each entry
+    marked with its `baseline_state`; matched by fingerprint."""
     before = {str(e["fingerprint"]) for e in earlier}
     now = {str(e["fingerprint"]) for e in entries}
     new = [{**e, "baseline_state": "new"} for e in entries if e["fingerprint"] not in before]
     same = [{**e, "baseline_state": "unchanged"} for e in entries if e["fingerprint"] in before]
-    gone = [{**e, "baseline_state": "absent"} for e in earlier if e["fingerprint"] not in now]
-    return new, same, gone
+    gone = [e for e in earlier if e["fingerprint"] not in now]
+    kept = [{**e, "baseline_state": "absent"} for e in gone if portable(str(e["path"]))]
+    return new, same, kept, len(gone) - len(kept)

@@ -30,8 +30,9 @@ if TYPE_CHECKING:
     from project_corpus.index.schema import StoredIndex
 
 # What a check needs before it can run; a check whose need is unmet is listed in
-# `checks_skipped`. "" = the scoped snapshot only; "clock" = a maximum STATUS age is set.
-NEEDS = ("", "index", "stored", "bundle", "candidates", "clock")
+# `checks_skipped`. "" = the scoped snapshot only; "clock" = a maximum STATUS age is set;
+# "review" = `context review` compares two revisions (findings about the change itself).
+NEEDS = ("", "index", "stored", "bundle", "candidates", "clock", "review")
 
 
 class Issue(NamedTuple):
@@ -132,6 +133,8 @@ class DoctorView(NamedTuple):
     scans: dict[str, ContentScan]  # each source's content, by its SHA-256 (content.py)
     gates: dict[str, bool]  # every registered code -> whether it is a conformance gate
     today: date | None = None  # the UTC date STATUS_AGE compares with (injected by tests)
+    # `context review`: its findings about the change, by code (None outside a review)
+    review_issues: dict[str, tuple[Issue, ...]] | None = None
 
     def has_project(self) -> bool:
         return bool(self.corpus.project_id)
@@ -183,6 +186,10 @@ class Check(NamedTuple):
     def from_candidates(self, view: DoctorView) -> Iterable[Issue]:
         """The candidate linter's issues of this check's code."""
         return view.candidate_issues.get(self.code, ())
+
+    def from_review(self, view: DoctorView) -> Iterable[Issue]:
+        """The findings `context review` made about the change, of this check's code."""
+        return (view.review_issues or {}).get(self.code, ())
 
     @property
     def doc(self) -> str:

@@ -2,15 +2,16 @@
 `rules[]`, one module per family. Each check's docstring is its documentation.
 
 Families: `conformance` and `policy` (the gate), `relations`, `integrity`, `content`,
-`mistakes`, `hygiene`, `repository`, `index`, `bundles`, `candidates`. The machinery they
-share is in `records`, `report`, `selection` and the underscore modules (`_config`, `_inputs`,
-`_suppress`, `_volatile`, `_gitignore`).
+`mistakes`, `hygiene`, `repository`, `index`, `bundles`, `candidates`, `changes` (`context
+review`). The machinery they share is in `records`, `report`, `selection` and the underscore
+modules (`_config`, `_inputs`, `_suppress`, `_volatile`, `_gitignore`).
 """
 
 from __future__ import annotations
 
 from project_corpus.doctor import bundles
 from project_corpus.doctor import candidates
+from project_corpus.doctor import changes
 from project_corpus.doctor import conformance
 from project_corpus.doctor import content
 from project_corpus.doctor import hygiene
@@ -34,6 +35,7 @@ CHECKS: tuple[Check, ...] = (
     *hygiene.CHECKS,
     *bundles.CHECKS,
     *candidates.CHECKS,
+    *changes.CHECKS,
 )
 CHECKS_BY_CODE: dict[str, Check] = {c.code: c for c in CHECKS}
 GATES: dict[str, bool] = {c.code: c.gate for c in CHECKS}

@@ -34,6 +34,7 @@ FAMILIES = {
     "project_corpus.doctor.hygiene": "Suppression hygiene",
     "project_corpus.doctor.bundles": "Bundle (`--bundle`)",
     "project_corpus.doctor.candidates": "Candidates (`--candidate`, `context candidate-validate`)",
+    "project_corpus.doctor.changes": "The change (`context review`)",
 }
 RUNS = {
     "": "always",
@@ -42,6 +43,7 @@ RUNS = {
     "bundle": "with `--bundle`",
     "candidates": "with `--candidate`; `candidate-validate`",
     "clock": "off by default; with `status_max_age_days` or `--max-status-age`",
+    "review": "in `context review` only (findings about the change)",
 }
 ERRORS_HEADER = """\
 # Error codes

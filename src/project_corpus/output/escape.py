@@ -28,6 +28,11 @@ _MARKDOWN = {
 }
 # GitHub also links bare `scheme://` and `www.` text; an escape inside breaks the match.
 WWW_RE = re.compile(r"(?<![0-9A-Za-z])([Ww][Ww][Ww])\.")
+# A comment notifies `@user` and `@org/team`, links `name@host` as e-mail and `#12`, `GH-12`
+# and `owner/repo#12` as issues: a zero-width space after the `@`, `#` or `GH-` (an entity,
+# as dependency bots write it) shows the same text and matches none of them.
+ZWSP = "&#8203;"
+REFERENCE_RE = re.compile(r"@|(?<!&)#(?=[0-9])|(?<![0-9A-Za-z])[Gg][Hh]-(?=[0-9])")
 
 
 def _visible(match: re.Match[str]) -> str:
@@ -53,8 +58,10 @@ def terminal(text: str, *, multiline: bool = False) -> str:
 
 
 def markdown_cell(text: object) -> str:
-    """Plain text for one GitHub-flavoured Markdown table cell or list item (one line)."""
+    """Plain text for one GitHub-flavoured Markdown table cell or list item (one line): no
+    link, image, HTML, table break, mention or issue reference."""
     value = "".join(_MARKDOWN.get(char, char) for char in terminal(" ".join(str(text).split())))
+    value = REFERENCE_RE.sub(lambda match: match.group() + ZWSP, value)
     return WWW_RE.sub(r"\1\\.", value.replace("://", ":\\/\\/"))
 
 

@@ -2,9 +2,11 @@
 
 `REVIEW_RENDERERS` is the registry: format -> function. Markdown is for a job summary or a pull
 request comment: the STATUS changes first (what an agent will act on next), then tasks,
-reports, the policy, candidates and findings, each capped; text is the same in plain lines;
-github is workflow commands for the **new** findings only, then one summary line. Every path
-may be shown with PREFIX (the root's path inside the repository, for the GitHub Action).
+reports, the policy, candidates and findings, each capped (a suppressed new finding is marked
+so); text is the same in plain lines, each new unsuppressed finding a line
+`path:line:col: SEVERITY CODE message` like the doctor's; github is workflow commands for the
+**new** findings only, then one summary line. Every path may be shown with PREFIX (the root's
+path inside the repository, for the GitHub Action).
 """
 
 from __future__ import annotations
@@ -180,8 +182,11 @@ def _md_findings(report: Row, prefix: str) -> list[str]:
         lines += ["| severity | code | location | message |", "|---|---|---|---|"]
         for i in new[:MAX_ROWS]:
             where = _where(prefix, i.get("path"), i.get("line"))
+            severity = markdown_cell(i.get("severity"))
+            if i.get("suppressed"):
+                severity = f"~~{severity}~~ suppressed"
             lines.append(
-                f"| {markdown_cell(i.get('severity'))} | {markdown_code(i.get('code'))} "
+                f"| {severity} | {markdown_code(i.get('code'))} "
                 f"| {markdown_code(where)} | {markdown_cell(i.get('message'))} |"
             )
         lines = [*_capped(lines, len(new)), ""]
@@ -233,9 +238,17 @@ def render_text(report: Row, prefix: str = "") -> str:
         verdict = "valid" if c.get("valid") else "invalid"
         lines.append(f"candidate {c.get('change')} {prefix}{c.get('path')}: {verdict}{note}")
     for i in _rows(_group(report, "findings").get("new")):
-        where = _where(prefix, i.get("path"), i.get("line"))
-        lines.append(f"new {where}: {i.get('code')} {i.get('message')}")
+        if not i.get("suppressed"):
+            lines.append(_finding_line(i, prefix))
     return "".join(terminal(line) + "\n" for line in lines)
+
+
+def _finding_line(issue: Row, prefix: str) -> str:
+    """`path:line:col: SEVERITY CODE message`, as the doctor's text report writes a finding."""
+    line, column = issue.get("line"), issue.get("column")
+    place = f"{prefix}{issue.get('path')}:{line if isinstance(line, int) else 1}"
+    place += f":{column if isinstance(column, int) and column > 0 else 1}:"
+    return f"{place} {issue.get('severity')} {issue.get('code')} {issue.get('message')}"
 
 
 def render_github(report: Row, prefix: str = "") -> str:

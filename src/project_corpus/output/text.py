@@ -40,6 +40,10 @@ FINDING_LINE = (
 )
 STYLES = {"FAIL": "1;31", "WARN": "1;33", "path": "1", "dim": "2", "ok": "1;32"}
 INDENT = "    "
+# The source line under a finding is shown as a window of at most this many characters
+# around the column (`…` where it was cut): 2,000 findings on one long line print 2,000
+# windows, not 2,000 copies of the line.
+SOURCE_WINDOW = 120
 
 
 class RuleText(NamedTuple):
@@ -100,14 +104,27 @@ def line(issue: Mapping[str, object], options: TextOptions = PLAIN) -> str:
         return head
     rows = [head]
     if source is not None:
-        shown = source.expandtabs(4)
-        under = len(source[: col - 1].expandtabs(4))  # the caret's place after tab expansion
-        rows.append(f"{INDENT}{one_line(shown.rstrip())}")
+        shown, under = window(source, col)
+        rows.append(f"{INDENT}{shown}")
         rows.append(f"{INDENT}{paint(' ' * under + '^', 'dim', options)}")
     fix = options.rules.get(str(issue["code"]), RuleText()).fix
     if fix:
         rows.append(f"{INDENT}{paint('help:', 'dim', options)} {one_line(fix)}")
     return "\n".join(rows)
+
+
+def window(source: str, col: int) -> tuple[str, int]:
+    """(the part of SOURCE around column COL, at most SOURCE_WINDOW characters, escaped and
+    tab-expanded, `…` where cut; the caret's offset in it)."""
+    start = max(0, min(col - 1 - SOURCE_WINDOW // 2, len(source) - SOURCE_WINDOW))
+    end = start + SOURCE_WINDOW
+    before = "…" if start > 0 else ""
+    rest = source[end : end + 4 * SOURCE_WINDOW]  # never the whole line: once per finding
+    after = "…" if rest.strip() or len(source) > end + len(rest) else ""
+    part = source[start:end]
+    head = one_line(part[: col - 1 - start].expandtabs(4))
+    shown = one_line(part.expandtabs(4).rstrip())
+    return f"{before}{shown}{after}", len(before) + len(head)
 
 
 def _column(issue: Mapping[str, object], source: str | None) -> int:
@@ -150,6 +167,8 @@ def summary_line(report: Mapping[str, object], options: TextOptions = PLAIN) -> 
     if isinstance(baseline, Mapping):  # --baseline: the counts are of new findings only
         unchanged, absent = len(baseline["unchanged"]), len(baseline["absent"])
         checked += f"; {unchanged} unchanged, {absent} absent since the baseline"
+        if baseline.get("dropped"):
+            checked += f" ({baseline['dropped']} baseline entries dropped: not a corpus path)"
     return (
         f"project-corpus: {counts['FAIL']} FAIL, {counts['WARN']} WARN, "
         f"{counts['suppressed']} suppressed in {checked}; {verdict}"

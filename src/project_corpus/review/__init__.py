@@ -5,7 +5,9 @@ checkout; `review.gittree`) and the head — the working tree, or another revisi
 compares them: STATUS fields and sections, Tasks and Reports, the policy, candidate files,
 and the doctor's findings matched by fingerprint (new, fixed, unchanged). Both sides are read
 by `corpus.snapshot` in the doctor's mode, each under its own policy and the same limits, so a
-broken side is reported, not refused. Nothing is written.
+broken side is reported, not refused; the findings of both are judged under the base's lint
+configuration, and risky changes are findings of their own (`review.findings`). Nothing is
+written.
 """
 
 from __future__ import annotations
@@ -16,14 +18,18 @@ from collections.abc import Sequence
 from typing import NamedTuple
 
 from project_corpus.core.errors import ContextError
+from project_corpus.core.limits import MAX_POLICY_BYTES
 from project_corpus.core.records import Corpus
 from project_corpus.core.versions import REVIEW_SCHEMA_VERSION
 from project_corpus.corpus import required
 from project_corpus.corpus.layout import CORPUS_DIR
+from project_corpus.corpus.layout import POLICY_PATH
 from project_corpus.corpus.roots import open_root
 from project_corpus.corpus.snapshot import collect
 from project_corpus.corpus.snapshot import snapshot_of
+from project_corpus.doctor import LintConfig
 from project_corpus.doctor import lint_corpus
+from project_corpus.doctor.records import Issue
 from project_corpus.doctor.report import fail_on_level
 from project_corpus.doctor.report import fails
 from project_corpus.review import git
@@ -34,6 +40,11 @@ from project_corpus.review.candidates import worktree_candidates
 from project_corpus.review.changes import artifact_changes
 from project_corpus.review.changes import policy_changes
 from project_corpus.review.changes import status_changes
+from project_corpus.review.findings import LintFile
+from project_corpus.review.findings import change_issues
+from project_corpus.review.findings import git_lint
+from project_corpus.review.findings import review_config
+from project_corpus.review.findings import worktree_lint
 from project_corpus.review.gittree import GitTree
 
 __all__ = ["memory_review"]
@@ -50,6 +61,7 @@ class Side(NamedTuple):
     commit: str | None
     corpus: Corpus
     candidates: Files
+    lint: LintFile = None  # its lint configuration's bytes (None: none; str: unreadable)
 
 
 def memory_review(
@@ -65,7 +77,7 @@ def memory_review(
 
     `merge_base` compares with the merge base of BASE and HEAD, as a pull request's diff
     does. `config` is the lint configuration for the findings of both sides (default: the
-    working tree's `.project-corpus/lint.yaml`). Raises ContextError: REVIEW_NOT_GIT,
+    base revision's `.project-corpus/lint.yaml`). Raises ContextError: REVIEW_NOT_GIT,
     REVIEW_REVISION, REVIEW_NO_CORPUS, REVIEW_GIT, CONTEXT_LIMIT, CONFIG_INVALID."""
     fail_on = fail_on_level(fail_on)
     opened = open_root(root)
@@ -81,7 +93,7 @@ def memory_review(
     else:
         required.require_corpus(root_path, opened)
         corpus = collect(opened, strict=False)
-        new = Side(None, None, corpus, worktree_candidates(root_path))
+        new = Side(None, None, corpus, worktree_candidates(root_path), worktree_lint(root_path))
     return compare(old, new, fail_on=fail_on, config=config)
 
 
@@ -95,13 +107,20 @@ def _git_side(root: str, repo: git.Repository, revision: str, commit: str) -> Si
             hint="review a revision that holds the corpus, or pass the corpus's own ROOT",
         )
     tree = GitTree(root, repo, entries)
-    return Side(revision, commit, snapshot_of(tree, strict=False), git_candidates(tree))
+    tree.preload(POLICY_PATH, MAX_POLICY_BYTES)  # an unreadable object: REVIEW_GIT, here
+    lint = git_lint(tree)
+    corpus = snapshot_of(tree, strict=False)
+    return Side(revision, commit, corpus, git_candidates(tree), lint)
 
 
 def compare(old: Side, new: Side, *, fail_on: str, config: str | None) -> dict[str, object]:
     """The review report of OLD -> NEW (schema `review`)."""
     base, head = old.corpus, new.corpus
-    findings = _findings(base, head, config)
+    lint = review_config(head.root, old.lint, config)
+    tasks = artifact_changes(base, head, "task")
+    policy = policy_changes(base.policy, head.policy)
+    about_change = change_issues(base, policy, tasks, (old.lint, new.lint))
+    findings = _findings(base, head, lint, about_change)
     failing = [e for e in findings["new"] if fails(e, fail_on)]
     report: dict[str, object] = {
         "schema_version": REVIEW_SCHEMA_VERSION,
@@ -111,9 +130,9 @@ def compare(old: Side, new: Side, *, fail_on: str, config: str | None) -> dict[s
         "head": _side(new),
         "fail_on": fail_on,
         "status_changes": status_changes(base, head),
-        "tasks": artifact_changes(base, head, "task"),
+        "tasks": tasks,
         "reports": artifact_changes(base, head, "report"),
-        "policy_changes": policy_changes(base.policy, head.policy),
+        "policy_changes": policy,
         "candidates": candidate_changes(old.candidates, new.candidates, base, head),
         "findings": findings,
         "checks_skipped": sorted(SKIPPED),
@@ -134,10 +153,13 @@ def _side(side: Side) -> dict[str, object]:
     }
 
 
-def _findings(base: Corpus, head: Corpus, config: str | None) -> dict[str, list[Entry]]:
-    """The doctor's findings on each side, matched by fingerprint (never by line)."""
-    before, _ = lint_corpus(base, config=config, skip=SKIPPED)
-    after, _ = lint_corpus(head, config=config, skip=SKIPPED)
+def _findings(
+    base: Corpus, head: Corpus, lint: LintConfig, about_change: list[Issue]
+) -> dict[str, list[Entry]]:
+    """The doctor's findings on each side under LINT, matched by fingerprint (never by
+    line); the head's include ABOUT_CHANGE, the findings about the change itself."""
+    before, _ = lint_corpus(base, lint=lint, skip=SKIPPED)
+    after, _ = lint_corpus(head, lint=lint, skip=SKIPPED, review=about_change)
     old = {str(e["fingerprint"]) for e in before}
     now = {str(e["fingerprint"]) for e in after}
     return {

@@ -51,13 +51,7 @@ def git_candidates(tree: GitTree) -> Files:
             files[path] = f"{entry.size} bytes; at most {MAX_INPUT_BYTES}"
         else:
             readable.append(path)
-    files.update(
-        zip(
-            readable,
-            (tree.read(p, MAX_INPUT_BYTES, "CONTEXT_INPUT_PATH") for p in readable),
-            strict=True,
-        )
-    )
+    files.update(zip(readable, tree.read_files(readable), strict=True))
     return files
 
 

@@ -107,12 +107,22 @@ def _summary(source: Source, kind: str) -> Change:
     }
 
 
-def _supersedes(corpus: Corpus, path: str) -> list[str]:
-    return sorted(r.target for r in corpus.relations if r.source == path and r.validity == "valid")
+Links = dict[str, list[str]]
 
 
-def _superseded_by(corpus: Corpus, path: str) -> list[str]:
-    return sorted(r.source for r in corpus.relations if r.target == path and r.validity == "valid")
+def _links(corpus: Corpus) -> tuple[Links, Links]:
+    """({source: the paths it validly supersedes}, {target: the paths superseding it}), sorted:
+    one pass over the relations (a scan per changed document was quadratic)."""
+    supersedes: Links = {}
+    superseded_by: Links = {}
+    for r in corpus.relations:
+        if r.validity == "valid":
+            supersedes.setdefault(r.source, []).append(r.target)
+            superseded_by.setdefault(r.target, []).append(r.source)
+    for links in (supersedes, superseded_by):
+        for paths in links.values():
+            paths.sort()
+    return supersedes, superseded_by
 
 
 def artifact_changes(base: Corpus, head: Corpus, kind: str) -> dict[str, list[Change]]:
@@ -120,15 +130,17 @@ def artifact_changes(base: Corpus, head: Corpus, kind: str) -> dict[str, list[Ch
     classes, `Supersedes:` links, content) and newly superseded."""
     old = {s.path: s for s in base.sources if s.source_type == kind}
     new = {s.path: s for s in head.sources if s.source_type == kind}
+    was, (now, superseded_by) = _links(base)[0], _links(head)
     changed = []
     for path in sorted(old.keys() & new.keys()):
-        fields = list(_field_changes(base, head, old[path], new[path]))
+        links = (was.get(path, []), now.get(path, []))
+        fields = list(_field_changes(old[path], new[path], links))
         if fields or old[path].sha256 != new[path].sha256:
             entry = _summary(new[path], kind)
             entry |= {"fields": fields, "content_changed": old[path].sha256 != new[path].sha256}
             changed.append(entry)
     newly = [
-        {**_summary(source, kind), "superseded_by": _superseded_by(head, path)}
+        {**_summary(source, kind), "superseded_by": superseded_by.get(path, [])}
         for path, source in sorted(new.items())
         if source.temporal_status == "superseded"
         and (path not in old or old[path].temporal_status != "superseded")
@@ -141,7 +153,9 @@ def artifact_changes(base: Corpus, head: Corpus, kind: str) -> dict[str, list[Ch
     }
 
 
-def _field_changes(base: Corpus, head: Corpus, old: Source, new: Source) -> Iterator[Change]:
+def _field_changes(
+    old: Source, new: Source, links: tuple[list[str], list[str]]
+) -> Iterator[Change]:
     old_meta, new_meta = _meta(old.doc), _meta(new.doc)
     for key in sorted(set(old_meta) | set(new_meta)):
         change = _meta_change(key, old_meta.get(key), new_meta.get(key))
@@ -151,7 +165,7 @@ def _field_changes(base: Corpus, head: Corpus, old: Source, new: Source) -> Iter
         before_class, after_class = getattr(old, name), getattr(new, name)
         if before_class != after_class:
             yield _field(name, "class", before_class, after_class, None)
-    was, now = _supersedes(base, old.path), _supersedes(head, new.path)
+    was, now = links
     if was != now:
         yield {
             "field": "supersedes",
@@ -191,8 +205,9 @@ def policy_changes(base: Policy, head: Policy) -> list[Change]:
 
 
 def _list_change(name: str, before: tuple[str, ...], after: tuple[str, ...], line: int) -> Change:
-    added = [v for v in after if v not in before]
-    removed = [v for v in before if v not in after]
+    was, now = set(before), set(after)  # a policy may hold tens of thousands of scopes
+    added = [v for v in after if v not in was]
+    removed = [v for v in before if v not in now]
     if not added and not removed:
         return {}
     return {
@@ -209,7 +224,7 @@ def _list_change(name: str, before: tuple[str, ...], after: tuple[str, ...], lin
 def _value_change(name: str, before: object, after: object, flag: bool, head: Policy) -> Change:
     if before == after:
         return {}
-    key = name if name in ("profile", "project_id") else name.partition(".")[0]
+    key = name.rpartition(".")[2]  # `requirements.expected_hash`: the key's own line
     return {
         "field": name,
         "before": before,

@@ -5,14 +5,21 @@ The same rules as the working tree (docs/protocol.md, "Confinement"; docs/review
 read or resolved — one that would be a source, or that could stand for a folder of sources,
 is `SOURCE_LINK`, as is a submodule; a name that is not UTF-8 is `SOURCE_PATH`; sizes come
 from the listing, so a source over the limit is refused before any byte of it is read.
+
+A commit of a few bytes can name one large blob thousands of times, so every read is charged
+to the side's budget by what the tree *names* (a blob named N times counts N times), before
+it is read: past MAX_NAMED_BYTES the side is `CONTEXT_LIMIT`. Each distinct blob is then
+streamed once (`git.read_blobs`).
 """
 
 from __future__ import annotations
 
 import stat
+from collections.abc import Iterable
 from collections.abc import Iterator
 
 from project_corpus.core.errors import ContextError
+from project_corpus.core.limits import MAX_NAMED_BYTES
 from project_corpus.core.limits import MAX_VIEW_BYTES
 from project_corpus.core.records import Finding
 from project_corpus.corpus import fs
@@ -50,6 +57,32 @@ class GitTree:
 
     def __init__(self, root: str, repo: Repository, entries: dict[str, TreeEntry]) -> None:
         self._root, self.repo, self.entries = root, repo, entries
+        self.named = 0  # bytes charged so far (`charge`)
+        self._preloaded: dict[str, bytes] = {}
+
+    def charge(self, sizes: Iterable[int]) -> None:
+        """Count SIZES (of entries about to be read) against the side's budget."""
+        self.named += sum(max(0, size) for size in sizes)
+        if self.named > MAX_NAMED_BYTES:
+            raise ContextError(
+                "CONTEXT_LIMIT",
+                f"named_bytes: the revision names more than {MAX_NAMED_BYTES} bytes to read "
+                "(a blob named N times counts N times)",
+            )
+
+    def preload(self, rel: str, max_bytes: int) -> None:
+        """Read REL now when it is a file within MAX_BYTES, so an object git cannot read is
+        REVIEW_GIT here, not a finding of the snapshot that reads it later."""
+        entry = self.entries.get(rel)
+        if entry is not None and entry_kind(entry) == "file" and entry.size <= max_bytes:
+            self.charge([entry.size])
+            self._preloaded[rel] = read_blobs(self.repo, [entry.oid])[0]
+
+    def read_files(self, rels: list[str]) -> list[bytes]:
+        """The bytes of the files RELS (sizes already checked by the caller), charged first."""
+        entries = [self.entries[rel] for rel in rels]
+        self.charge(entry.size for entry in entries)
+        return read_blobs(self.repo, [entry.oid for entry in entries])
 
     @property
     def root(self) -> str:
@@ -67,6 +100,9 @@ class GitTree:
             raise ContextError(code, f"{rel}: {what}")
         if entry.size > max_bytes:
             raise ContextError(code, f"{rel}: {entry.size} bytes exceeds the limit of {max_bytes}")
+        if rel in self._preloaded:
+            return self._preloaded[rel]
+        self.charge([entry.size])
         return read_blobs(self.repo, [entry.oid])[0]
 
     def below(self, rel_dir: str) -> list[tuple[str, TreeEntry]]:
@@ -85,6 +121,7 @@ class GitTree:
             elif entry_kind(entry) == "file" and path.endswith(".md") and in_scope(path, scopes):
                 wanted.append((path, entry))
         _check_sizes(wanted, limits)
+        self.charge(entry.size for _, entry in wanted)
         blobs = read_blobs(self.repo, [entry.oid for _, entry in wanted])
         for (path, _), data in zip(wanted, blobs, strict=True):
             yield RawFile(path, data)
@@ -103,6 +140,7 @@ class GitTree:
                 what = NEVER_FOLLOWED.get(kind, f"over {MAX_VIEW_BYTES} bytes")
                 detail = f"{path}: {what}; never read"
                 findings.append(Finding("GENERATED_VIEW_UNMARKED", path, 1, detail, anchor=path))
+        self.charge(entry.size for _, entry in readable)
         blobs = read_blobs(self.repo, [entry.oid for _, entry in readable])
         for (path, _), data in zip(readable, blobs, strict=True):
             findings.extend(check_generated(path, data[:2048].decode("utf-8", "replace")))
