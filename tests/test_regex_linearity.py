@@ -39,6 +39,7 @@ from project_corpus.doctor import mistakes
 from project_corpus.mcp_server import grant_file
 from project_corpus.output import escape
 from project_corpus.output import sarif
+from project_corpus.retrieval import markers
 from project_corpus.retrieval import rank
 from project_corpus.retrieval import text
 from project_corpus.retrieval import vocabulary
@@ -331,6 +332,12 @@ PATTERNS: dict[str, list[tuple[Run, tuple[Make, ...]]]] = {
         )
     ],
     "output.sarif.HEADING_RE": [(run_of(sarif.HEADING_RE), attacks(repeat("#", " x\n")))],
+    "retrieval.markers._MARKUP_RE": [
+        (
+            run_of(markers._MARKUP_RE),
+            attacks(repeat("\n"), repeat(" >"), repeat("\n> "), repeat("`", "x"), repeat("[!a")),
+        )
+    ],
     "retrieval.rank._INT_RE": [(run_of(rank._INT_RE), attacks(repeat("0"), repeat("0", "1x")))],
     "retrieval.prefixscan.prefix_pattern()": [
         (
