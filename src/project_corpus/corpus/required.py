@@ -23,6 +23,7 @@ from project_corpus.corpus.layout import ARTIFACT_DIRS
 from project_corpus.corpus.layout import CORPUS_DIR
 from project_corpus.corpus.layout import GENERATED_DIR
 from project_corpus.corpus.layout import REQUIRED
+from project_corpus.corpus.known_memory import import_hint
 from project_corpus.corpus.protocol import check_generated
 
 MAX_VIEW_BYTES = 8 * 1024 * 1024
@@ -139,6 +140,8 @@ def require_corpus(root: str, given: str | os.PathLike[str]) -> None:
             "" if os.path.normpath(shown) == "." else f" {quote(shown)}"
         )
         hint = f"start one with `{init}`, or pass the folder that holds {CORPUS_DIR}/"
+        found = import_hint(root, shown)
+        hint = f"{found}; or {hint}" if found else hint
     raise ContextError(
         "CONTEXT_ROOT", f"{shown} is not a Project Corpus: it has no {CORPUS_DIR}/ folder", hint
     )

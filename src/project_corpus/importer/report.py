@@ -1,0 +1,95 @@
+"""The result of an import as plain data (the `import-result` JSON Schema, docs/import.md)."""
+
+from __future__ import annotations
+
+from project_corpus.importer.records import Doc
+from project_corpus.importer.records import ImportOptions
+from project_corpus.importer.records import Left
+from project_corpus.importer.records import Source
+from project_corpus.importer.render import Rendered
+from project_corpus.importer.write import Action
+
+WRITTEN = ("create", "update", "prune")
+KEPT = ("kept-edited", "kept-existing", "stale-edited")
+
+
+def result(
+    root: str,
+    opts: ImportOptions,
+    project_id: str,
+    sources: list[Source],
+    docs: list[Doc],
+    rendered: dict[str, Rendered],
+    left: list[Left],
+    actions: list[Action],
+    pointer: str,
+) -> dict[str, object]:
+    by_path = {a.path: a.action for a in actions}
+    made: dict[str, list[str]] = {s.path: [] for s in sources}
+    for doc in docs:
+        for path in doc.sources:
+            made.setdefault(path, []).append(doc.target)
+    documents = [
+        {
+            "path": d.target,
+            "kind": d.kind,
+            "sources": sorted(set(d.sources)),
+            "action": by_path.get(d.target, "unchanged"),
+            "copied_lines": rendered[d.target].copied,
+            "added_lines": rendered[d.target].added,
+        }
+        for d in sorted(docs, key=lambda d: d.target)
+    ]
+    planned = {d.target for d in docs}
+    files = [{"path": a.path, "action": a.action} for a in actions if a.path not in planned]
+    agents_action = by_path.get("AGENTS.md", pointer)
+    counts = {name: sum(1 for a in actions if a.action == name) for name in _ACTIONS}
+    return {
+        "ok": True,
+        "root": root,
+        "dry_run": opts.dry_run,
+        "project_id": project_id,
+        "sources": [
+            {"path": s.path, "role": s.role, "documents": sorted(set(made[s.path]))}
+            for s in sorted(sources, key=lambda s: s.path)
+            if made[s.path]
+        ],
+        "documents": documents,
+        "files": sorted(files, key=lambda f: f["path"]),
+        "left_out": [
+            {"path": x.path, "reason": x.reason, "detail": x.detail}
+            for x in _left(left, sources, made)
+        ],
+        "agents_md": agents_action if agents_action != "none" else "unchanged",
+        "summary": {
+            "sources": sum(1 for s in sources if made[s.path]),
+            "documents": len(docs),
+            "left_out": len(_left(left, sources, made)),
+            "copied_lines": sum(rendered[d.target].copied for d in docs),
+            "added_lines": sum(rendered[d.target].added for d in docs),
+            **counts,
+        },
+    }
+
+
+_ACTIONS = (
+    "create",
+    "update",
+    "unchanged",
+    "kept-edited",
+    "kept-existing",
+    "prune",
+    "stale",
+    "stale-edited",
+)
+
+
+def _left(left: list[Left], sources: list[Source], made: dict[str, list[str]]) -> list[Left]:
+    """LEFT plus every source that became no document, once per (path, reason)."""
+    named = {x.path for x in left}
+    unused = [
+        Left(s.path, "empty", "nothing to import after its title")
+        for s in sources
+        if not made[s.path] and s.path not in named
+    ]
+    return sorted(set(left) | set(unused))
