@@ -13,7 +13,7 @@ from project_corpus.cli.options import root_arg
     "import",
     epilog="""\b
 Examples:
-  project-corpus import --dry-run            # the plan: every file -> document, and what is left out
+  project-corpus import --dry-run    # the plan: each file -> documents, and what is left out
   project-corpus import                      # write .project-corpus/ (and the AGENTS.md pointer)
   project-corpus import --include 'docs/notes/**' --exclude 'docs/adr/template.md'
   project-corpus import --prune              # also delete documents whose source is gone""",

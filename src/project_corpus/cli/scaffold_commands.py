@@ -30,9 +30,8 @@ LANG_OPTION = click.option(
 @format_option("json", "text")
 def init(root: str, project_id: str | None, name: str | None, lang: str, fmt: str) -> int:
     """Start a Project Corpus in ROOT (default: the current folder); writes only new files."""
-    from project_corpus.scaffold.create import init_corpus
-
     from project_corpus.corpus.known_memory import import_hint
+    from project_corpus.scaffold.create import init_corpus
 
     written = init_corpus(root, project_id=project_id, name=name, lang=lang.lower())
     _report(root, written, fmt, import_hint(root, root))

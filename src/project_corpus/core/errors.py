@@ -128,8 +128,8 @@ ERRORS: dict[str, str] = {
     "USAGE_ERROR": "The command line is invalid.",
     "INIT_EXISTS": "init or new would overwrite a file or write through a link; nothing written.",
     # Import (docs/import.md)
-    "IMPORT_NO_MEMORY": "import found no memory in a known layout and no --include matched a file.",
-    "IMPORT_WRITE": "import cannot write a corpus file: a link or a file is where a folder must be.",
+    "IMPORT_NO_MEMORY": "import found no memory in a known layout and --include matched no file.",
+    "IMPORT_WRITE": "import cannot write a corpus file: a link or a file is where a folder goes.",
     "IMPORT_VERBATIM": "import's verbatim check failed on a document (a bug); nothing was written.",
     "INTERNAL_ERROR": "An unexpected internal error (a bug); please report it.",
     # Trust grants and MCP (docs/mcp.md)

@@ -19,11 +19,11 @@ from collections.abc import Callable
 from project_corpus.core.errors import ContextError
 from project_corpus.core.records import Finding
 from project_corpus.corpus import fs
+from project_corpus.corpus.known_memory import import_hint
 from project_corpus.corpus.layout import ARTIFACT_DIRS
 from project_corpus.corpus.layout import CORPUS_DIR
 from project_corpus.corpus.layout import GENERATED_DIR
 from project_corpus.corpus.layout import REQUIRED
-from project_corpus.corpus.known_memory import import_hint
 from project_corpus.corpus.protocol import check_generated
 
 MAX_VIEW_BYTES = 8 * 1024 * 1024

@@ -105,7 +105,7 @@ def build(
         blocks += [add(""), copy(source, start, end)]
     required = {"task": TASK_SECTIONS, "report": REPORT_SECTIONS}.get(kind, ())
     present = {
-        h.title for h in doc.headings if h.level == 2 and any(s <= h.index < e for s, e in ranges)
+        h.title for h in doc.headings if h.level == 2 and any(s <= h.row < e for s, e in ranges)
     }
     for name in required:
         if name not in present:
@@ -119,7 +119,7 @@ def ranges_without(
     """Lines [start, end) minus the TAKEN ranges, each trimmed, empty ones dropped."""
     out: list[tuple[int, int]] = []
     cursor = start
-    for s, e in sorted(taken) + [(end, end)]:
+    for s, e in [*sorted(taken), (end, end)]:
         if s > cursor:
             a, b = md.trimmed(doc.lines, cursor, min(s, end))
             if a < b:
@@ -137,8 +137,8 @@ def whole_file(
     title_heading = md.title_heading(doc)
     skip = list(taken)
     if title_heading is not None:
-        title: Block = copy(path, title_heading.index, title_heading.index + 1)
-        skip.append((title_heading.index, title_heading.index + 1))
+        title: Block = copy(path, title_heading.row, title_heading.row + 1)
+        skip.append((title_heading.row, title_heading.row + 1))
     else:
         title = add(f"# {humanized(path)}")
     ranges = ranges_without(doc, 0, len(doc.lines), skip)
@@ -195,50 +195,37 @@ def release_name(title: str) -> str:
 def todo_tasks(
     ctx: Context, path: str, doc: md.Structure
 ) -> tuple[list[Doc], list[tuple[int, int]]]:
-    """Tasks from a TODO index: one per main section, else one per top-level list item."""
+    """Tasks from a TODO index: one per main section, else one per top-level list item;
+    with the line ranges they took."""
     found = md.sections(doc)
-    docs: list[Doc] = []
-    taken: list[tuple[int, int]] = []
-    for section in found:
-        start, end = md.trimmed(doc.lines, section.start + 1, section.end)
-        title = copy(path, section.start, section.start + 1, 1 - section.heading.level)
-        status = {"Task-Status": task_status(doc, start, end)}
-        base = f"todo-{slug(section.heading.title)}"
-        docs.append(
-            build(
-                ctx,
-                "task",
-                base,
-                path,
-                doc,
-                title,
-                [(start, end)] if start < end else [],
-                ctx.file_dates.get(path),
-                status,
-            )
-        )
-        taken.append((section.start, section.end))
-    if not found:
-        for start, end in top_items(doc):
-            text = ITEM_RE.match(doc.lines[start].lstrip())
-            words = text.group(1).strip() if text else doc.lines[start].strip()
-            status = {"Task-Status": task_status(doc, start, start + 1)}
-            title = add(f"# {words[:80]}")
-            docs.append(
-                build(
-                    ctx,
-                    "task",
-                    f"todo-{slug(words[:40])}",
-                    path,
-                    doc,
-                    title,
-                    [(start, end)],
-                    ctx.file_dates.get(path),
-                    status,
-                )
-            )
-            taken.append((start, end))
-    return docs, taken
+    pieces = [_section_task(doc, path, s) for s in found] or [
+        _item_task(doc, path, start, end) for start, end in top_items(doc)
+    ]
+    date = ctx.file_dates.get(path)
+    docs = [
+        build(ctx, "task", base, path, doc, title, body, date, {"Task-Status": status})
+        for base, title, body, status, _ in pieces
+    ]
+    return docs, [span for *_, span in pieces]
+
+
+Piece = tuple[str, Block, list[tuple[int, int]], str, tuple[int, int]]
+
+
+def _section_task(doc: md.Structure, path: str, section: md.Section) -> Piece:
+    start, end = md.trimmed(doc.lines, section.start + 1, section.end)
+    title = copy(path, section.start, section.start + 1, 1 - section.heading.level)
+    body = [(start, end)] if start < end else []
+    base = f"todo-{slug(section.heading.title)}"
+    return base, title, body, task_status(doc, start, end), (section.start, section.end)
+
+
+def _item_task(doc: md.Structure, path: str, start: int, end: int) -> Piece:
+    text = ITEM_RE.match(doc.lines[start].lstrip())
+    words = text.group(1).strip() if text else doc.lines[start].strip()
+    title = add(f"# {words[:80]}")
+    status = task_status(doc, start, start + 1)
+    return f"todo-{slug(words[:40])}", title, [(start, end)], status, (start, end)
 
 
 def top_items(doc: md.Structure) -> list[tuple[int, int]]:

@@ -10,12 +10,14 @@ from project_corpus.corpus.layout import PROJECT_PATH
 from project_corpus.corpus.layout import STATE_DIR
 from project_corpus.corpus.layout import STATUS_PATH
 from project_corpus.corpus.protocol import PROJECT_SECTIONS
+from project_corpus.corpus.protocol import STATUS_SECTIONS
 from project_corpus.importer import artifacts
 from project_corpus.importer import canon
 from project_corpus.importer import sections as md
 from project_corpus.importer.artifacts import Context
 from project_corpus.importer.layouts import STATUS_PRIORITY
 from project_corpus.importer.names import Names
+from project_corpus.importer.names import slug
 from project_corpus.importer.records import Block
 from project_corpus.importer.records import Doc
 from project_corpus.importer.records import Source
@@ -62,7 +64,7 @@ def _project(
         parts = picked
         heading = md.title_heading(doc)
         if heading is not None and whole:
-            title = copy(brief, heading.index, heading.index + 1)
+            title = copy(brief, heading.row, heading.row + 1)
     meta = [("Protocol-Version", "2.0"), ("Project-ID", ctx.project_id), ("Logical-Name", name)]
     meta += [("Source", brief)] if brief else []
     blocks = canon.document(title, meta, parts)
@@ -97,7 +99,7 @@ def _status(
         ("Evidence-Class", "DOCUMENTED" if picked else "UNVERIFIED"),
     ]
     meta += [("Source", ", ".join(paths))] if paths else []
-    parts = {n: picked[n].blocks if n in picked else [] for n in canon.STATUS_SECTIONS}
+    parts = {n: picked[n].blocks if n in picked else [] for n in STATUS_SECTIONS}
     blocks = canon.document(add(f"# {name} — Status"), meta, parts)
     return Doc(STATUS_PATH, "status", tuple(paths), tuple(blocks), verified)
 
@@ -154,7 +156,7 @@ def _file_docs(ctx: Context, path: str, role: str, doc: md.Structure, taken: set
             base = (
                 artifacts.release_name(section.heading.title)
                 if role == "changelog"
-                else f"{artifacts.base_name(path, role)}-{artifacts.slug(section.heading.title)}"
+                else f"{artifacts.base_name(path, role)}-{slug(section.heading.title)}"
             )
             out.append(artifacts.entry_report(ctx, path, doc, section, base))
             skip.append((section.start, section.end))

@@ -29,21 +29,10 @@ def result(
     for doc in docs:
         for path in doc.sources:
             made.setdefault(path, []).append(doc.target)
-    documents = [
-        {
-            "path": d.target,
-            "kind": d.kind,
-            "sources": sorted(set(d.sources)),
-            "action": by_path.get(d.target, "unchanged"),
-            "copied_lines": rendered[d.target].copied,
-            "added_lines": rendered[d.target].added,
-        }
-        for d in sorted(docs, key=lambda d: d.target)
-    ]
     planned = {d.target for d in docs}
     files = [{"path": a.path, "action": a.action} for a in actions if a.path not in planned]
     agents_action = by_path.get("AGENTS.md", pointer)
-    counts = {name: sum(1 for a in actions if a.action == name) for name in _ACTIONS}
+    left_out = _left(left, sources, made)
     return {
         "ok": True,
         "root": root,
@@ -54,21 +43,41 @@ def result(
             for s in sorted(sources, key=lambda s: s.path)
             if made[s.path]
         ],
-        "documents": documents,
-        "files": sorted(files, key=lambda f: f["path"]),
-        "left_out": [
-            {"path": x.path, "reason": x.reason, "detail": x.detail}
-            for x in _left(left, sources, made)
+        "documents": [
+            _document(d, by_path, rendered) for d in sorted(docs, key=lambda d: d.target)
         ],
+        "files": sorted(files, key=lambda f: f["path"]),
+        "left_out": [{"path": x.path, "reason": x.reason, "detail": x.detail} for x in left_out],
         "agents_md": agents_action if agents_action != "none" else "unchanged",
         "summary": {
             "sources": sum(1 for s in sources if made[s.path]),
             "documents": len(docs),
-            "left_out": len(_left(left, sources, made)),
-            "copied_lines": sum(rendered[d.target].copied for d in docs),
-            "added_lines": sum(rendered[d.target].added for d in docs),
-            **counts,
+            "left_out": len(left_out),
+            **_counts(docs, rendered, actions),
         },
+    }
+
+
+def _counts(
+    docs: list[Doc], rendered: dict[str, Rendered], actions: list[Action]
+) -> dict[str, int]:
+    return {
+        "copied_lines": sum(rendered[d.target].copied for d in docs),
+        "added_lines": sum(rendered[d.target].added for d in docs),
+        **{name: sum(1 for a in actions if a.action == name) for name in _ACTIONS},
+    }
+
+
+def _document(
+    doc: Doc, by_path: dict[str, str], rendered: dict[str, Rendered]
+) -> dict[str, object]:
+    return {
+        "path": doc.target,
+        "kind": doc.kind,
+        "sources": sorted(set(doc.sources)),
+        "action": by_path.get(doc.target, "unchanged"),
+        "copied_lines": rendered[doc.target].copied,
+        "added_lines": rendered[doc.target].added,
     }
 
 

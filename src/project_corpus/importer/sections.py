@@ -24,7 +24,7 @@ _SPACES_RE = re.compile(r"\s+")
 class Heading(NamedTuple):
     """An ATX heading: 0-based line index, level, title as written."""
 
-    index: int
+    row: int
     level: int
     title: str
 
@@ -94,7 +94,7 @@ def title_heading(doc: Structure) -> Heading | None:
     other H1 follows (a file of several H1s has no title: each H1 is a section)."""
     first = next((i for i in range(doc.front_matter, len(doc.lines)) if doc.lines[i].strip()), None)
     h1s = [h for h in doc.headings if h.level == 1]
-    if first is None or len(h1s) != 1 or h1s[0].index != first:
+    if first is None or len(h1s) != 1 or h1s[0].row != first:
         return None
     return h1s[0]
 
@@ -102,31 +102,31 @@ def title_heading(doc: Structure) -> Heading | None:
 def sections(doc: Structure) -> list[Section]:
     """The file's main sections: headings of the smallest level below the title."""
     title = title_heading(doc)
-    candidates = [h for h in doc.headings if title is None or h.index != title.index]
+    candidates = [h for h in doc.headings if title is None or h.row != title.row]
     if not candidates:
         return []
     level = min(h.level for h in candidates)
-    return [Section(h, h.index, _section_end(doc, h)) for h in candidates if h.level == level]
+    return [Section(h, h.row, _section_end(doc, h)) for h in candidates if h.level == level]
 
 
 def _section_end(doc: Structure, heading: Heading) -> int:
     for other in doc.headings:
-        if other.index > heading.index and other.level <= heading.level:
-            return other.index
+        if other.row > heading.row and other.level <= heading.level:
+            return other.row
     return len(doc.lines)
 
 
 def lead(doc: Structure) -> tuple[int, int]:
     """Lines [start, end) after the title (and front matter) up to the first section."""
     title = title_heading(doc)
-    start = title.index + 1 if title else doc.front_matter
+    start = title.row + 1 if title else doc.front_matter
     found = sections(doc)
     return start, found[0].start if found else len(doc.lines)
 
 
 def has_content(doc: Structure, start: int, end: int) -> bool:
     """Whether lines [start, end) hold a non-blank line that is not a heading."""
-    heads = {h.index for h in doc.headings}
+    heads = {h.row for h in doc.headings}
     return any(doc.lines[i].strip() and i not in heads for i in range(start, end))
 
 

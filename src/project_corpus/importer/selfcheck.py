@@ -10,13 +10,13 @@ FAIL finding of its making.
 from __future__ import annotations
 
 from project_corpus.core.records import Document
+from project_corpus.core.versions import PROTOCOL_VERSION
 from project_corpus.corpus.markdown import fenced_line_numbers
 from project_corpus.corpus.markdown import parse_document
 from project_corpus.corpus.protocol import check_project
 from project_corpus.corpus.protocol import check_status
 from project_corpus.corpus.supersession import SUPERSEDES_RE
 from project_corpus.corpus.supersession import TARGET_ROOTS
-from project_corpus.core.versions import PROTOCOL_VERSION
 from project_corpus.importer.records import Doc
 
 

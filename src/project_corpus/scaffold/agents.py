@@ -61,10 +61,7 @@ def addition(existing: bytes, lang: str = "en") -> bytes:
     text = existing.decode("utf-8", "replace")
     if has_pointer(text):
         return b""
-    if not existing:
-        lead = ""
-    else:
-        lead = "\n" if existing.endswith(b"\n") else "\n\n"
+    lead = "\n" if existing.endswith(b"\n") else "\n\n"
     return (lead + POINTER[lang]).encode("utf-8")
 
 
