@@ -38,11 +38,7 @@ def result(
         "root": root,
         "dry_run": opts.dry_run,
         "project_id": project_id,
-        "sources": [
-            {"path": s.path, "role": s.role, "documents": sorted(set(made[s.path]))}
-            for s in sorted(sources, key=lambda s: s.path)
-            if made[s.path]
-        ],
+        "sources": _sources(sources, made),
         "documents": [
             _document(d, by_path, rendered) for d in sorted(docs, key=lambda d: d.target)
         ],
@@ -56,6 +52,14 @@ def result(
             **_counts(docs, rendered, actions),
         },
     }
+
+
+def _sources(sources: list[Source], made: dict[str, list[str]]) -> list[dict[str, object]]:
+    return [
+        {"path": s.path, "role": s.role, "documents": sorted(set(made[s.path]))}
+        for s in sorted(sources, key=lambda s: s.path)
+        if made[s.path]
+    ]
 
 
 def _counts(
