@@ -3,7 +3,6 @@ section, and never a byte changed when a path is taken (a file or a link in the 
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Callable
 from pathlib import Path
 

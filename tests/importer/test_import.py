@@ -162,7 +162,8 @@ def test_stale_documents_are_deleted_only_with_prune(repo: Path) -> None:
     stale = {f["path"]: f["action"] for f in result["files"]}  # type: ignore[union-attr]
     assert stale[str(adr.relative_to(repo))] == "stale"
     assert stale[str(tech.relative_to(repo))] == "stale-edited"
-    assert adr.exists() and tech.exists()
+    assert adr.exists()
+    assert tech.exists()
     pruned = run_import(repo, ImportOptions(prune=True))
     gone = {f["path"]: f["action"] for f in pruned["files"]}  # type: ignore[union-attr]
     assert gone[str(adr.relative_to(repo))] == "prune"
