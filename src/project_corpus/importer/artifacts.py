@@ -119,7 +119,7 @@ def ranges_without(
     """Lines [start, end) minus the TAKEN ranges, each trimmed, empty ones dropped."""
     out: list[tuple[int, int]] = []
     cursor = start
-    for s, e in [*sorted(taken), (end, end)]:
+    for s, e in [*sorted(taken), (end, end)]:  # TAKEN ranges may nest: the cursor skips them
         if s > cursor:
             a, b = md.trimmed(doc.lines, cursor, min(s, end))
             if a < b:

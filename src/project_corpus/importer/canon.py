@@ -38,20 +38,20 @@ def section_block(path: str, section: md.Section, doc: md.Structure) -> Block:
     return copy(path, start, end, max(0, SECTION_LEVEL - section.heading.level))
 
 
-def matching(doc: md.Structure, name: str, taken: set[int]) -> list[md.Section]:
-    """The main sections of DOC whose title maps onto Protocol section NAME and that hold
-    more than their heading."""
-    return [
-        s
-        for s in md.sections(doc)
-        if s.start not in taken
-        and md.matches(s.heading.title, WORDS[name])
-        and md.has_content(doc, s.start + 1, s.end)
-    ]
+def matching(doc: md.Structure, name: str, taken: set[tuple[int, int]]) -> list[md.Section]:
+    """The sections of DOC (any level, none inside another found or TAKEN) whose title maps
+    onto Protocol section NAME and that hold more than their heading."""
+    found: list[md.Section] = []
+    for s in md.all_sections(doc):
+        if md.overlaps(s.start, s.end, taken | {(f.start, f.end) for f in found}):
+            continue
+        if md.matches(s.heading.title, WORDS[name]) and md.has_content(doc, s.start + 1, s.end):
+            found.append(s)
+    return found
 
 
 def project_sections(
-    path: str, doc: md.Structure, taken: set[int], whole: bool
+    path: str, doc: md.Structure, taken: set[tuple[int, int]], whole: bool
 ) -> dict[str, list[Block]]:
     """Blocks per PROJECT section from one file. WHOLE: the lead and every unmatched section
     go under Objective (a brief is identity through and through)."""
@@ -66,13 +66,13 @@ def project_sections(
         )
         if not whole and name not in ("Objective", "Non-Goals"):
             continue
-        taken.add(section.start)
+        taken.add((section.start, section.end))
         picked[name or "Objective"].append(section_block(path, section, doc))
     return picked
 
 
 def status_sections(
-    ordered: list[tuple[str, md.Structure]], taken: dict[str, set[int]]
+    ordered: list[tuple[str, md.Structure]], taken: dict[str, set[tuple[int, int]]]
 ) -> dict[str, Pick]:
     """For each STATUS section, the matching sections of the first source that has any."""
     picked: dict[str, Pick] = {}
@@ -80,7 +80,7 @@ def status_sections(
         for path, doc in ordered:
             found = matching(doc, name, taken.setdefault(path, set()))
             if found:
-                taken[path].update(s.start for s in found)
+                taken[path].update((s.start, s.end) for s in found)
                 picked[name] = Pick([section_block(path, s, doc) for s in found], [path])
                 break
     return picked

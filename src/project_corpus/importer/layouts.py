@@ -116,7 +116,41 @@ def role(path: str) -> str | None:
         found = rule(lower, folders, stem)
         if found:
             return found
-    return _single_file(folders, stem)
+    return _single_file(folders, stem) or _key_document(folders, path.rsplit("/", 1)[-1])
+
+
+# Capitalised names that are project boilerplate, not memory.
+BOILERPLATE = frozenset(
+    [
+        "README",
+        "LICENSE",
+        "LICENCE",
+        "CONTRIBUTING",
+        "CODE_OF_CONDUCT",
+        "SECURITY",
+        "AUTHORS",
+        "NOTICE",
+        "COPYING",
+        "SUPPORT",
+        "MAINTAINERS",
+        "GOVERNANCE",
+        "CODEOWNERS",
+        "PULL_REQUEST_TEMPLATE",
+        "ISSUE_TEMPLATE",
+        "THIRD_PARTY_NOTICES",
+    ]
+)
+
+
+def _key_document(folders: list[str], name: str) -> str | None:
+    """An ALL-CAPS Markdown file at the root or directly in `docs/` (ARCHITECTURE.md,
+    OPERATIONS.md): owners name their key documents so; boilerplate aside."""
+    base = name.rsplit(".", 1)[0]
+    if folders not in ([], ["docs"]) or not name.lower().endswith(MARKDOWN_SUFFIXES):
+        return None
+    if len(base) < 4 or not base.isupper() or base in BOILERPLATE:
+        return None
+    return "reference"
 
 
 def _memory_bank(lower: str, folders: list[str], stem: str) -> str | None:
@@ -184,7 +218,7 @@ def _single_file(folders: list[str], stem: str) -> str | None:
         return "handoff"
     if stem == "progress":
         return "progress"
-    if "roadmap" in stem:
+    if "roadmap" in stem or any("roadmap" in folder for folder in folders):
         return "roadmap"
     if stem in ("changelog", "changes", "release-notes", "releases"):
         return "changelog"
@@ -208,7 +242,7 @@ def _words(*groups: str) -> tuple[str, ...]:
 WORDS = {
     "Exact Next Action": _words(
         "next steps|next step|next actions|next action|next|immediate next steps|up next",
-        "what's next|whats next|immediate|upcoming|next focus|next tasks",
+        "what's next|whats next|immediate|upcoming|next focus|next tasks|todo|to do|backlog",
         "следующие шаги|следующий шаг|дальнейшие шаги|что дальше|далее|ближайшие шаги",
         "следующие действия|следующее действие|план действий",
     ),
@@ -219,6 +253,7 @@ WORDS = {
     "Current Verified Baseline": _words(
         "current state|current status|status|current focus|current work focus|what works",
         "current implementation status|project status|state|where we are|current phase",
+        "current session status|current session|session status|in progress|current work",
         "текущее состояние|текущий статус|статус|состояние|текущий фокус|что работает",
         "текущая работа|где мы сейчас",
     ),

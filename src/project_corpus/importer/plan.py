@@ -24,7 +24,7 @@ from project_corpus.importer.records import Source
 from project_corpus.importer.records import add
 from project_corpus.importer.records import copy
 
-Taken = dict[str, set[int]]  # path -> start lines of the sections PROJECT or STATUS took
+Taken = dict[str, set[tuple[int, int]]]  # path -> line ranges PROJECT or STATUS took
 
 
 def plan_documents(
@@ -144,14 +144,15 @@ def _files(
     return out
 
 
-def _file_docs(ctx: Context, path: str, role: str, doc: md.Structure, taken: set[int]) -> list[Doc]:
-    spans = [s for s in md.sections(doc) if s.start in taken]
-    skip = [(s.start, s.end) for s in spans]
+def _file_docs(
+    ctx: Context, path: str, role: str, doc: md.Structure, taken: set[tuple[int, int]]
+) -> list[Doc]:
+    skip = sorted(taken)
     out: list[Doc] = []
     if role == "log-file" or role == "changelog":
         entries = artifacts.log_entries(doc) if role == "log-file" else artifacts.releases(doc)
         for section in entries:
-            if section.start in taken:
+            if md.overlaps(section.start, section.end, taken):
                 continue
             base = (
                 artifacts.release_name(section.heading.title)

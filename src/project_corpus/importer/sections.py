@@ -109,6 +109,20 @@ def sections(doc: Structure) -> list[Section]:
     return [Section(h, h.row, _section_end(doc, h)) for h in candidates if h.level == level]
 
 
+def all_sections(doc: Structure) -> list[Section]:
+    """Every heading's section but the title's, in line order."""
+    title = title_heading(doc)
+    return [
+        Section(h, h.row, _section_end(doc, h))
+        for h in doc.headings
+        if title is None or h.row != title.row
+    ]
+
+
+def overlaps(start: int, end: int, ranges: set[tuple[int, int]]) -> bool:
+    return any(start < e and s < end for s, e in ranges)
+
+
 def _section_end(doc: Structure, heading: Heading) -> int:
     for other in doc.headings:
         if other.row > heading.row and other.level <= heading.level:
