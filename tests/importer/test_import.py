@@ -311,3 +311,11 @@ def test_git_configuration_never_runs_a_program(tmp_path: Path) -> None:
     git(root, "config", "core.pager", str(script))
     run_import(root)
     assert not marker.exists()
+
+
+def test_git_runs_with_the_environment_review_gives_it() -> None:
+    from project_corpus.importer import dates
+    from project_corpus.review import git as review_git
+
+    assert dates.REPOSITORY_VARIABLES == review_git.REPOSITORY_VARIABLES
+    assert dates.FIXED_VARIABLES == review_git.FIXED_VARIABLES

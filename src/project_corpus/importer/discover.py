@@ -136,11 +136,32 @@ def _kind(entry: os.DirEntry[str]) -> str:
     return "file" if stat.S_ISREG(mode) else "special"
 
 
-def read(root: str, path: str, role: str) -> Source | Left:
-    """The file at PATH as a Source, or why it is left out (link, oversized, encoding)."""
+def read_all(root: str, paths: list[tuple[str, str]]) -> Iterator[Source | Left]:
+    """Each (path, role) of PATHS read as a Source, or why it is left out. A folder is
+    opened once for all its files (no link followed on the way)."""
+    by_folder: dict[str, list[tuple[str, str]]] = {}
+    for path, role in paths:
+        by_folder.setdefault(path.rpartition("/")[0], []).append((path, role))
+    for folder, members in sorted(by_folder.items()):
+        try:
+            with fs.open_dir(root, folder) as fd:
+                for path, role in members:
+                    yield _read_at(fd, path, role)
+        except OSError as exc:
+            why = "unreadable" if isinstance(exc, PermissionError) else "link"
+            yield from (Left(path, why, f"{folder}: cannot be opened") for path, _ in members)
+
+
+def _read_at(fd: int, path: str, role: str) -> Source | Left:
+    """The file at PATH (in the folder FD) as a Source, or why it is left out."""
     try:
-        data = fs.read_relative(
-            root, path, MAX_SOURCE_BYTES, code="SOURCE_LINK", limit_code="CONTEXT_LIMIT"
+        data = fs.read_at(
+            fd,
+            path.rpartition("/")[2],
+            MAX_SOURCE_BYTES,
+            label=path,
+            link_code="SOURCE_LINK",
+            limit_code="CONTEXT_LIMIT",
         )
     except ContextError as exc:
         reason = {"CONTEXT_LIMIT": "oversized", "SOURCE_PERMISSION": "unreadable"}

@@ -38,8 +38,7 @@ def plan_documents(
     taken: Taken = {}
     brief = _brief(roles)
     project = _project(ctx, name, brief, docs, taken)
-    entries = _files(ctx, roles, docs, taken, brief, skip_status=True)
-    status = _status(ctx, name, roles, docs, taken, entries)
+    status = _status(ctx, name, roles, docs, taken, brief)
     others = _files(ctx, roles, docs, taken, brief, skip_status=False)
     return [project, status, *others]
 
@@ -77,7 +76,7 @@ def _status(
     roles: dict[str, str],
     docs: dict[str, md.Structure],
     taken: Taken,
-    entries: list[Doc],
+    brief: str | None,
 ) -> Doc:
     ordered = sorted(
         (p for p, r in roles.items() if r in STATUS_PRIORITY),
@@ -85,7 +84,7 @@ def _status(
     )
     picked = canon.status_sections([(p, docs[p]) for p in ordered], taken)
     if "Exact Next Action" not in picked:
-        fallback = _next_action(roles, docs, entries)
+        fallback = _next_action(ctx, roles, docs, taken, brief)
         if fallback is not None:
             picked["Exact Next Action"] = fallback
     paths = sorted({p for pick in picked.values() for p in pick.paths})
@@ -105,12 +104,19 @@ def _status(
 
 
 def _next_action(
-    roles: dict[str, str], docs: dict[str, md.Structure], entries: list[Doc]
+    ctx: Context,
+    roles: dict[str, str],
+    docs: dict[str, md.Structure],
+    taken: Taken,
+    brief: str | None,
 ) -> canon.Pick | None:
+    """The TODO index's first open item, else the latest log entry's next steps (the log's
+    entries are planned here only for this, with throw-away names)."""
     for path in sorted(p for p, r in roles.items() if r == "todo-file"):
         found = canon.first_open_item(path, docs[path])
         if found is not None:
             return found
+    entries = _files(ctx, roles, docs, taken, brief, skip_status=True)
     reports = [d for d in entries if d.kind == "report" and d.date]
     for report in sorted(reports, key=lambda d: (d.date or "", d.target), reverse=True)[:1]:
         path = report.sources[0]

@@ -63,6 +63,10 @@ def render(
             origins.append(None)
             continue
         source = sources[block.path]
+        if not block.shift:
+            lines.extend(source[block.start : block.end])
+            origins.extend((block.path, index, 0) for index in range(block.start, block.end))
+            continue
         heads = levels[block.path]
         for index in range(block.start, block.end):
             shift = block.shift if index in heads else 0
@@ -106,7 +110,7 @@ def check_verbatim(
         path, index, shift = origin
         if shift and index not in levels[path]:
             _fail(target, number, f"a level shift on a line of {path} that is not a heading")
-        if line != shifted(sources[path][index], shift):
+        if line != (shifted(sources[path][index], shift) if shift else sources[path][index]):
             _fail(target, number, f"differs from {path}:{index + 1}")
         if previous is not None and previous[0] == path and index != previous[1] + 1:
             _fail(target, number, f"lines of {path} out of order")

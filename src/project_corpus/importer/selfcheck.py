@@ -22,6 +22,8 @@ from project_corpus.importer.records import Doc
 
 def conformance_problem(doc: Doc, text: str, project_id: str = "") -> str | None:
     """Why DOC would fail the doctor's gate, or None."""
+    if doc.kind not in ("project", "status") and not _suspect(text):
+        return None  # nothing an owner's line could break (most documents: no parse needed)
     parsed = parse_document(text)
     if doc.kind in ("project", "status"):
         check = check_project if doc.kind == "project" else check_status
@@ -35,6 +37,17 @@ def conformance_problem(doc: Doc, text: str, project_id: str = "") -> str | None
             if entry.key == "Project-ID" and project_id and entry.value != project_id:
                 return f"Project-ID {entry.value!r} in the owner's lines"
     return _supersedes_problem(doc, parsed)
+
+
+def _suspect(text: str) -> bool:
+    """Whether TEXT holds a line the gate must look at: `Supersedes:`, or a second
+    `Protocol-Version:` / `Project-ID:` line (an owner's, in the metadata region)."""
+    return (
+        text.startswith("Supersedes:")
+        or "\nSupersedes:" in text
+        or text.count("\nProtocol-Version:") > 1
+        or text.count("\nProject-ID:") > 1
+    )
 
 
 def _supersedes_problem(doc: Doc, parsed: Document) -> str | None:

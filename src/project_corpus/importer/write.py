@@ -68,7 +68,11 @@ def current(root: str, path: str) -> bytes | None:
 
 
 def decide(root: str, files: dict[str, bytes], record: dict[str, str], prune: bool) -> list[Action]:
-    actions = [_planned(root, path, data, record) for path, data in sorted(files.items())]
+    present = existing_names(root, {p.rpartition("/")[0] for p in files})
+    actions = [
+        _planned(root, path, data, record) if path in present else Action(path, "create", data)
+        for path, data in sorted(files.items())
+    ]
     for path in sorted(set(record) - set(files)):
         existing = current(root, path)
         if existing is None:
@@ -78,6 +82,20 @@ def decide(root: str, files: dict[str, bytes], record: dict[str, str], prune: bo
         else:
             actions.append(Action(path, "prune" if prune else "stale"))
     return actions
+
+
+def existing_names(root: str, folders: set[str]) -> set[str]:
+    """The paths that exist (as anything) in FOLDERS, each listed once without following a
+    link: a planned file in no listing is created without a read (most of a first import)."""
+    found: set[str] = set()
+    for folder in folders:
+        try:
+            with fs.open_dir(root, folder) as fd:
+                names = os.listdir(fd)
+        except (OSError, ValueError):
+            continue  # absent, or a link or a file in the way (writing refuses it)
+        found.update(f"{folder}/{name}" if folder else name for name in names)
+    return found
 
 
 def _planned(root: str, path: str, data: bytes, record: dict[str, str]) -> Action:
@@ -109,28 +127,45 @@ def record_bytes(files: dict[str, str]) -> bytes:
 
 
 def apply(root: str, actions: list[Action]) -> None:
+    """Carry out ACTIONS, one folder at a time: the folder is opened once (no link followed),
+    each file written to a staging name and renamed into place, the folder synced once.
+    Files are not synced one by one: that cost 6 s of 9 on 1,100 files (the sources stay,
+    and a re-run rewrites what a power cut lost); the record is written last."""
+    by_folder: dict[str, list[Action]] = {}
     for act in actions:
-        if act.action in WRITES:
-            write_file(root, act.path, act.data)
-        elif act.action == "prune":
-            _remove(root, act.path)
+        if act.action in (*WRITES, "prune"):
+            by_folder.setdefault(act.path.rpartition("/")[0], []).append(act)
+    for folder, acts in sorted(by_folder.items()):
+        with _folder(root, folder.split("/") if folder else []) as fd:
+            for act in acts:
+                name = act.path.rpartition("/")[2]
+                if act.action == "prune":
+                    with contextlib.suppress(FileNotFoundError):
+                        os.unlink(name, dir_fd=fd)
+                else:
+                    _put(fd, name, act.data)
+            os.fsync(fd)
 
 
 def write_file(root: str, path: str, data: bytes) -> None:
     """Put DATA at PATH (created folders included) atomically, never through a link."""
     *folders, name = path.split("/")
     with _folder(root, folders) as fd:
-        staging = f".{name}.import-tmp"
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(staging, dir_fd=fd)
-        fs.write_exclusive(fd, staging, data)
-        fs.publish(fd, staging, name)
+        _put(fd, name, data)
+        os.fsync(fd)
 
 
-def _remove(root: str, path: str) -> None:
-    *folders, name = path.split("/")
-    with _folder(root, folders) as fd, contextlib.suppress(FileNotFoundError):
-        os.unlink(name, dir_fd=fd)
+def _put(fd: int, name: str, data: bytes) -> None:
+    staging = f".{name}.import-tmp"
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC
+    try:
+        out = os.open(staging, flags, 0o644, dir_fd=fd)
+    except FileExistsError:  # left by an interrupted run
+        os.unlink(staging, dir_fd=fd)
+        out = os.open(staging, flags, 0o644, dir_fd=fd)
+    with os.fdopen(out, "wb") as stream:
+        stream.write(data)
+    os.replace(staging, name, src_dir_fd=fd, dst_dir_fd=fd)
 
 
 @contextlib.contextmanager
