@@ -48,7 +48,16 @@ LINES_RE = re.compile(r"^(\d+)(?:-(\d+))?$")
 PERMISSIVE = ("MIT", "Apache-2.0", "BSD-2-Clause", "BSD-3-Clause", "ISC", "Unlicense", "CC0-1.0")
 PERMISSIVE_PREFIXES = ("CC-BY-",)
 LANGUAGES = ("en", "ru", "mixed")
-KINDS = ("memory-bank", "adr", "claude-log", "roadmap-changelog", "other")
+KINDS = (
+    "memory-bank",
+    "adr",
+    "claude-log",
+    "roadmap-changelog",
+    "spec",
+    "todo-backlog",
+    "devlog",
+    "other",
+)
 LIFECYCLES = ("ACTIVE", "PAUSED", "BLOCKED", "COMPLETE")
 EVIDENCE = ("OBSERVED", "DOCUMENTED", "INFERRED", "UNVERIFIED")
 FOLDERS = ("state", "tasks", "reports", "history")
