@@ -140,7 +140,7 @@ def whole_file(
         title: Block = copy(path, title_heading.row, title_heading.row + 1)
         skip.append((title_heading.row, title_heading.row + 1))
     else:
-        title = add(f"# {humanized(path)}")
+        title = add(f"# {md.front_matter_title(doc) or humanized(path)}")
     ranges = ranges_without(doc, 0, len(doc.lines), skip)
     if not any(md.has_content(doc, a, b) for a, b in ranges) and (taken or not ranges):
         return None

@@ -89,6 +89,19 @@ def _closes(marker: str, fence: str, line: str) -> bool:
     return marker[0] == fence[0] and len(marker) >= len(fence) and line.strip() == marker
 
 
+FM_TITLE_RE = re.compile(r"^title:\s*(.+?)\s*$")
+
+
+def front_matter_title(doc: Structure) -> str | None:
+    """The `title:` of the front matter, unquoted, or None."""
+    for index in range(1, max(0, doc.front_matter - 1)):
+        match = FM_TITLE_RE.match(doc.lines[index])
+        if match:
+            title = match.group(1).strip("'\"").strip()
+            return title or None
+    return None
+
+
 def title_heading(doc: Structure) -> Heading | None:
     """The document's H1 when it is the first non-blank line after the front matter and no
     other H1 follows (a file of several H1s has no title: each H1 is a section)."""
