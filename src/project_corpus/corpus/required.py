@@ -19,7 +19,6 @@ from collections.abc import Callable
 from project_corpus.core.errors import ContextError
 from project_corpus.core.records import Finding
 from project_corpus.corpus import fs
-from project_corpus.corpus.known_memory import import_hint
 from project_corpus.corpus.layout import ARTIFACT_DIRS
 from project_corpus.corpus.layout import CORPUS_DIR
 from project_corpus.corpus.layout import GENERATED_DIR
@@ -135,6 +134,8 @@ def require_corpus(root: str, given: str | os.PathLike[str]) -> None:
         hint = f"{shown} is inside the project at {named}: pass that folder as ROOT"
     else:
         from shlex import quote  # only on this error: `query` imports nothing new
+
+        from project_corpus.corpus.known_memory import import_hint
 
         init = "project-corpus init" + (
             "" if os.path.normpath(shown) == "." else f" {quote(shown)}"
