@@ -56,6 +56,8 @@ def project_sections(
     """Blocks per PROJECT section from one file. WHOLE: the lead and every unmatched section
     go under Objective (a brief is identity through and through)."""
     picked: dict[str, list[Block]] = {name: [] for name in PROJECT_SECTIONS}
+    if whole and doc.front_matter:
+        picked["Objective"].append(copy(path, 0, doc.front_matter))
     start, end = md.lead(doc)
     start, end = md.trimmed(doc.lines, start, end)
     if start < end:
