@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import re
 
+from project_corpus.importer.conventions import tool_role
+
 # Roles, and the artifact each becomes by default (`plan.py`).
 ROLE_KIND = {
     "brief": "project",
@@ -33,6 +35,7 @@ ROLE_KIND = {
     "todo-item": "task",
     "spec-tasks": "task",
     "included": "history",
+    "plan": "history",
 }
 # Where STATUS's lines are looked for first (lower is earlier).
 STATUS_PRIORITY = {"active": 0, "handoff": 1, "progress": 2, "rules": 3, "todo-file": 4}
@@ -68,7 +71,21 @@ POSTMORTEM_DIRS = frozenset(
 )
 SPEC_ROOTS = (".kiro/specs/", ".spec-workflow/specs/")
 HIDDEN_ALLOWED = frozenset(
-    [".cursor", ".kiro", ".spec-workflow", ".github", ".windsurf", ".clinerules", ".memory-bank"]
+    [
+        ".cursor",
+        ".kiro",
+        ".spec-workflow",
+        ".github",
+        ".windsurf",
+        ".clinerules",
+        ".memory-bank",
+        ".serena",
+        ".planning",
+        ".claude",
+        ".ai",
+        ".agent",
+        ".agents",
+    ]
 )
 SKIPPED_DIRS = frozenset(
     ["node_modules", "vendor", "third_party", "site-packages", "__pycache__", "venv", "dist"]
@@ -112,7 +129,8 @@ def role(path: str) -> str | None:
     parts = lower.split("/")
     folders = parts[:-1]
     stem = stem_key(path.rsplit("/", 1)[-1])
-    for rule in (_memory_bank, _spec, _rules, _decisions, _logs, _todos, _postmortem):
+    rules = (_memory_bank, _spec, tool_role, _rules, _decisions, _logs, _todos, _postmortem)
+    for rule in rules:
         found = rule(lower, folders, stem)
         if found:
             return found
