@@ -15,6 +15,7 @@ PLANNING_ROLES = {
 }
 OPENSPEC_ROOT = "openspec/"
 PLAN_DIRS = frozenset(["plans", "plan", "planning"])
+SPEC_DIRS = frozenset(["specs", "spec", "tech-specs", "prd", "prds"])
 RUNBOOK_DIRS = frozenset(["runbooks", "runbook", "playbooks"])
 SESSION_DIRS = frozenset(["session-log", "session-logs", "session-summaries", "summaries"])
 RESUME_STEMS = frozenset(["context", "resume", "current-context", "session-state", "state"])
@@ -34,6 +35,8 @@ def tool_role(lower: str, folders: list[str], stem: str) -> str | None:
         return "plan"
     if RUNBOOK_DIRS & set(folders):
         return "reference"
+    if SPEC_DIRS & set(folders):
+        return "spec-doc"
     if not folders and stem in RESUME_STEMS:
         return "handoff"
     return None

@@ -64,8 +64,8 @@ LOG_DIRS = frozenset(
 LOG_STEMS = frozenset(
     ["log", "worklog", "work-log", "devlog", "dev-log", "journal", "notes", "session-log"]
 )
-TODO_DIRS = frozenset(["todos", "todo", "backlog"])
-TODO_STEMS = frozenset(["todo", "todos", "backlog"])
+TODO_DIRS = frozenset(["todos", "todo", "backlog", "ideas"])
+TODO_STEMS = frozenset(["todo", "todos", "backlog", "ideas"])
 POSTMORTEM_DIRS = frozenset(
     ["postmortems", "post-mortems", "postmortem", "incidents", "retrospectives", "retros"]
 )
