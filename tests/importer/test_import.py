@@ -319,3 +319,19 @@ def test_git_runs_with_the_environment_review_gives_it() -> None:
 
     assert dates.REPOSITORY_VARIABLES == review_git.REPOSITORY_VARIABLES
     assert dates.FIXED_VARIABLES == review_git.FIXED_VARIABLES
+
+
+def test_text_plan_escapes_names_and_reports_kept_documents(tmp_path: Path, cli: CLI) -> None:
+    root = make_repo(
+        tmp_path / "esc", {**MEMORY_REPO, "docs/adr/0003-\x1b[31mred.md": "# 3\n\nx\n"}
+    )
+    assert cli("import", root).code == 0
+    write_files(
+        root, {f"{STATE}/tech-context.md": "# mine\n", "memory-bank/techContext.md": "# T\n\nnew\n"}
+    )
+    run = cli("import", root, "--format", "text")
+    assert run.code == 0
+    assert "\x1b" not in run.out
+    assert "0003-\\x1b[31mred.md" in run.out
+    assert f"{STATE}/tech-context.md: kept: edited since import wrote it" in run.out
+    assert run.out.rstrip().endswith("AGENTS.md: unchanged")

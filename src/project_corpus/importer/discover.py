@@ -12,7 +12,6 @@ from __future__ import annotations
 import hashlib
 import os
 import re
-import stat
 from collections.abc import Iterator
 from typing import NamedTuple
 
@@ -125,15 +124,16 @@ def _entries(root: str) -> Iterator[tuple[str, str]]:
 
 
 def _kind(entry: os.DirEntry[str]) -> str:
+    """The entry's kind from the listing's own type (no `lstat` per entry where the file
+    system reports one); a file is opened no-follow and checked again when read."""
     try:
-        mode = entry.stat(follow_symlinks=False).st_mode
+        if entry.is_symlink():
+            return "link"
+        if entry.is_dir(follow_symlinks=False):
+            return "dir"
+        return "file" if entry.is_file(follow_symlinks=False) else "special"
     except OSError:
         return "unreadable"
-    if stat.S_ISLNK(mode):
-        return "link"
-    if stat.S_ISDIR(mode):
-        return "dir"
-    return "file" if stat.S_ISREG(mode) else "special"
 
 
 def read_all(root: str, paths: list[tuple[str, str]]) -> Iterator[Source | Left]:
