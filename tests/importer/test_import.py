@@ -335,3 +335,25 @@ def test_text_plan_escapes_names_and_reports_kept_documents(tmp_path: Path, cli:
     assert "0003-\\x1b[31mred.md" in run.out
     assert f"{STATE}/tech-context.md: kept: edited since import wrote it" in run.out
     assert run.out.rstrip().endswith("AGENTS.md: unchanged")
+
+
+@pytest.mark.parametrize(
+    ("pattern", "path", "expected"),
+    [
+        ("docs/adr/**", "docs/adr/x.md", True),
+        ("docs/adr/**", "docs/x.md", False),
+        ("template.md", "docs/adr/template.md", True),
+        ("docs/", "docs/a/b.md", True),
+        ("docs/*.md", "docs/a/b.md", False),
+        ("docs/**/b.md", "docs/b.md", True),
+        ("docs/**/b.md", "docs/a/c/b.md", True),
+        ("notes", "x/notes/y.md", True),
+        ("d?cs/*", "docs/x", True),
+        ("*a*a*a*a*a*a*a*a*a*b", "a" * 255, False),
+    ],
+)
+def test_globs_read_as_git_and_ruff_read_them(pattern: str, path: str, expected: bool) -> None:
+    from project_corpus.importer.discover import glob_match
+    from project_corpus.importer.discover import glob_parts
+
+    assert glob_match(glob_parts(pattern), path) is expected

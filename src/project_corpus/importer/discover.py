@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import hashlib
 import os
-import re
 from collections.abc import Iterator
 from typing import NamedTuple
 
@@ -34,36 +33,56 @@ class Found(NamedTuple):
     left: list[Left]
 
 
-def glob_re(pattern: str) -> re.Pattern[str]:
-    """A glob as git and ruff read it: `**` crosses folders, `*` and `?` do not; a pattern
-    without `/` matches a file name at any depth."""
-    out = []
-    i = 0
-    while i < len(pattern):
-        if pattern.startswith("**/", i):
-            out.append("(?:.*/)?")
-            i += 3
-        elif pattern.startswith("**", i):
-            out.append(".*")
-            i += 2
+def glob_parts(pattern: str) -> tuple[str, ...]:
+    """A glob as git and ruff read it, as path segments: `**` crosses folders, `*` and `?`
+    do not; a pattern without `/` (or ending in `/`) also matches anything below what it
+    names, and one without `/` a name at any depth."""
+    parts = tuple(p for p in pattern.strip("/").split("/") if p)
+    if "/" not in pattern.strip("/"):
+        return ("**", *parts, "**")
+    return (*parts, "**") if pattern.endswith("/") else parts
+
+
+def glob_match(parts: tuple[str, ...], path: str) -> bool:
+    """Whether PATH matches the glob PARTS: a table over (segment, component), each cell one
+    segment-to-name comparison, so no pattern can take more than their product (no regular
+    expression that a pattern of many `*` could make backtrack)."""
+    names = path.split("/")
+    reach = {0}  # how many components the segments so far can have consumed
+    for part in parts:
+        if part == "**":
+            reach = set(range(min(reach), len(names) + 1)) if reach else set()
         else:
-            char = pattern[i]
-            out.append({"*": "[^/]*", "?": "[^/]"}.get(char, re.escape(char)))
-            i += 1
-    body = "".join(out)
-    prefix = "" if "/" in pattern.rstrip("/") else "(?:.*/)?"
-    suffix = "(?:/.*)?" if pattern.endswith("/") or "/" not in pattern else ""
-    return re.compile(f"^{prefix}{body.rstrip('/')}{suffix}\\Z")
+            reach = {i + 1 for i in reach if i < len(names) and _name_match(part, names[i])}
+    return len(names) in reach
 
 
-def matches_any(path: str, patterns: list[re.Pattern[str]]) -> bool:
-    return any(p.match(path) for p in patterns)
+def _name_match(pattern: str, name: str) -> bool:
+    """`*` and `?` wildcards within one name (the two-pointer algorithm: at most
+    len(pattern) * len(name) steps, a name being at most 255 bytes)."""
+    p = n = 0
+    star, mark = -1, 0
+    while n < len(name):
+        if p < len(pattern) and pattern[p] in ("?", name[n]):
+            p, n = p + 1, n + 1
+        elif p < len(pattern) and pattern[p] == "*":
+            star, mark, p = p, n, p + 1
+        elif star >= 0:
+            mark += 1
+            p, n = star + 1, mark
+        else:
+            return False
+    return all(c == "*" for c in pattern[p:])
+
+
+def matches_any(path: str, patterns: list[tuple[str, ...]]) -> bool:
+    return any(glob_match(parts, path) for parts in patterns)
 
 
 def walk(root: str, include: list[str], exclude: list[str]) -> Found:
     """Every candidate memory file under ROOT (sorted), and what was left out and why."""
-    includes = [glob_re(p) for p in include]
-    excludes = [glob_re(p) for p in exclude]
+    includes = [glob_parts(p) for p in include]
+    excludes = [glob_parts(p) for p in exclude]
     paths: list[tuple[str, str]] = []
     left: list[Left] = []
     for path, kind in _entries(root):

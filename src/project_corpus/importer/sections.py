@@ -14,7 +14,8 @@ from typing import NamedTuple
 
 from project_corpus.corpus.markdown import FENCE_RE
 
-HEADING_RE = re.compile(r"^ {0,3}(#{1,6})(?: +(.*?))?[ \t]*$")
+# Possessive: no backtracking over a long run of spaces (tests/test_regex_linearity.py).
+HEADING_RE = re.compile(r"^ {0,3}(#{1,6})(?: ++(.*+))?$")
 MAX_FRONT_MATTER = 200  # lines; a `---` further down is a thematic break, not front matter
 _NOT_WORD_RE = re.compile(r"[^\w\s/&+-]+", re.UNICODE)
 _NUMBERING_RE = re.compile(r"^(?:\d+[.)]?|[ivx]+[.)])\s+")
@@ -89,7 +90,7 @@ def _closes(marker: str, fence: str, line: str) -> bool:
     return marker[0] == fence[0] and len(marker) >= len(fence) and line.strip() == marker
 
 
-FM_TITLE_RE = re.compile(r"^title:\s*(.+?)\s*$")
+FM_TITLE_RE = re.compile(r"^title:(.*)$")
 
 
 def front_matter_title(doc: Structure) -> str | None:
@@ -97,7 +98,7 @@ def front_matter_title(doc: Structure) -> str | None:
     for index in range(1, max(0, doc.front_matter - 1)):
         match = FM_TITLE_RE.match(doc.lines[index])
         if match:
-            title = match.group(1).strip("'\"").strip()
+            title = match.group(1).strip().strip("'\"").strip()
             return title or None
     return None
 
