@@ -186,7 +186,8 @@ class Warm:
     def __init__(self, session: Any, root: Path) -> None:
         from project_corpus import Workspace
 
-        self.session, self.pid, self.space = session, server_pid(), Workspace(root)
+        self.session, self.pid = session, server_pid()
+        self.space = Workspace(root, warm=True)
         self.unseen = {"mcp": set(KINDS), "api": set(KINDS)}
 
     async def mcp(self, tool: str, arguments: dict[str, Any]) -> tuple[float, float, str]:
@@ -202,7 +203,7 @@ class Warm:
         if kind == "doctor":
             answer = self.space.doctor()
         else:
-            answer = getattr(self.space, kind)(arguments["query"])
+            answer = getattr(self.space, kind)(arguments["query"], fresh=True)
         text = pretty(answer)
         return time.perf_counter() - start, time.process_time() - before, text
 
@@ -266,13 +267,13 @@ def api_child(root: str, calls: int) -> None:
     (VmHWM: `ru_maxrss` would count the parent's RSS, inherited across exec)."""
     from project_corpus import Workspace
 
-    space = Workspace(root)
+    space = Workspace(root, warm=True)
     for n in range(calls):
         kind, query = KINDS[n % 3], QUERIES[n % len(QUERIES)]
         if kind == "doctor":
             space.doctor()
         else:
-            getattr(space, kind)(query)
+            getattr(space, kind)(query, fresh=True)
         if n % 10 == 9:
             edit(Path(root), n // 10)
     print(json.dumps({"calls": calls, "peak_rss_mb": round(peak_rss_mb(os.getpid()), 1)}))

@@ -92,13 +92,18 @@ class Runner:
         self.root, self.out, self.tag = root, out, tag
 
     def run(
-        self, label: str, *args: str, module: str = "project_corpus", env: Outputs | None = None
+        self,
+        label: str,
+        *args: str,
+        module: str = "project_corpus",
+        env: Outputs | None = None,
+        cwd: Path | None = None,
     ) -> str:
         proc = subprocess.run(
             [sys.executable, "-m", module, *args],
             capture_output=True,
             text=True,
-            cwd=self.root.parent,
+            cwd=cwd or self.root.parent,
             env={**self.env, **(env or {})},
             check=False,
         )
@@ -138,6 +143,13 @@ def context_commands(r: Runner) -> None:
     r.run("query limit 0", "context", "query", root, "x", "--limit", "0")
     r.run("bundle budget", "context", "bundle", root, "x", "--max-tokens", "1")
     r.run("query missing root", "context", "query", root + "-missing", "x")
+    # Added with #35: answers without an index, and ROOT found upward (before: unknown option
+    # and missing argument errors, so these differ from revisions before them by design).
+    r.run("query fresh", "context", "query", root, QUERIES[0], "--fresh")
+    r.run("bundle fresh", "context", "bundle", root, QUERIES[1], "--fresh", "--max-tokens", "300")
+    inner = r.root / ".project-corpus" / "reports"
+    r.run("query upward", "context", "query", QUERIES[0], "--format", "text", cwd=inner)
+    r.run("doctor upward", "context", "doctor", "--format", "text", cwd=inner)
 
 
 def lint_commands(r: Runner) -> None:
@@ -212,6 +224,9 @@ def global_commands(r: Runner) -> None:
         r.run(f"help {group}", group, "--help")
         for command in commands:
             r.run(f"help {group} {command}", group, command, "--help")
+    for command in ("review", "init", "new", "explain", "schema", "mcp"):
+        where = ("context",) if command == "review" else ()
+        r.run(f"help {command}", *where, command, "--help")
 
 
 def run_revision(rev: str, work: Path, corpora: dict[str, Path]) -> Outputs:

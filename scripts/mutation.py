@@ -65,8 +65,8 @@ TARGETS = {
             "tests/hostile/test_file_system.py",
             "tests/corpus/test_confinement.py",
             "tests/corpus/test_snapshot.py",
-            "tests/test_index_guards.py",
-            "tests/test_index.py",
+            "tests/index/test_index_guards.py",
+            "tests/index/test_index.py",
         ),
     ),
     "policy": Target(
@@ -75,8 +75,8 @@ TARGETS = {
     "index": Target(
         "index/store.py",
         (
-            "tests/test_index_guards.py",
-            "tests/test_index.py",
+            "tests/index/test_index_guards.py",
+            "tests/index/test_index.py",
             "tests/hostile/test_staging.py",
             "tests/hostile/test_planted_index.py",
             "tests/hostile/test_tampered_index.py",
@@ -99,7 +99,7 @@ TARGETS = {
         (
             "tests/hostile/test_write_guards.py",
             "tests/hostile/test_init_roots.py",
-            "tests/test_scaffold.py",
+            "tests/scaffold/test_scaffold.py",
             "tests/test_anchors.py",
         ),
     ),
@@ -108,7 +108,8 @@ TARGETS = {
         ("tests/hostile/test_write_guards.py", "tests/hostile/test_output_path.py"),
     ),
     "candidate": Target(
-        "corpus/candidate.py", ("tests/test_candidate_guards.py", "tests/test_candidate.py")
+        "corpus/candidate.py",
+        ("tests/corpus/test_candidate_guards.py", "tests/corpus/test_candidate.py"),
     ),
     "snapshot": Target(
         "corpus/snapshot.py",
@@ -136,8 +137,10 @@ TARGETS = {
             "tests/doctor/test_checks.py",
         ),
     ),
-    "trust": Target("mcp_server/trust.py", ("tests/trust/", "tests/test_mcp_server.py")),
-    "grant_file": Target("mcp_server/grant_file.py", ("tests/trust/", "tests/test_mcp_server.py")),
+    "trust": Target("mcp_server/trust.py", ("tests/trust/", "tests/mcp_server/test_mcp_server.py")),
+    "grant_file": Target(
+        "mcp_server/grant_file.py", ("tests/trust/", "tests/mcp_server/test_mcp_server.py")
+    ),
 }
 
 _ZERO = "os.O_RDONLY is 0 on every POSIX system: dropping it from `|` changes nothing"

@@ -13,7 +13,7 @@ A test that starts the CLI or the server in a subprocess sees the mutant only if
 inherits PYTHONPATH: with an environment built from scratch (the MCP SDK's stdio client
 passes HOME, PATH and a few others only) the child imports the unmutated package of the
 editable install, and a mutant that only such a test can kill "survives". Tests that build
-a child environment must carry PYTHONPATH over (tests/test_mcp_server.py's `child_env`).
+a child environment must carry PYTHONPATH over (tests/mcp_server/test_mcp_server.py's `child_env`).
 """
 
 from __future__ import annotations

@@ -181,3 +181,95 @@ def test_architecture_doc_names_every_module() -> None:
     )
     unnamed = [m for m in modules if m not in {"__init__.py"} and f"`{m}`" not in text]
     assert unnamed == []
+
+
+# --- docs that cannot drift (#32) ----------------------------------------------------------------
+
+
+def test_the_layer_drawing_is_generated_from_the_layers() -> None:
+    """docs/architecture.md's drawing is `scripts/layers.py`'s rendering of `LAYERS`."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("layers", REPO / "scripts" / "layers.py")
+    assert spec is not None
+    assert spec.loader is not None
+    layers = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(layers)
+    text = (DOCS / "architecture.md").read_text(encoding="utf-8")
+    assert layers.render(text) == text, "run `python scripts/layers.py`"
+    assert layers.main(["--check"]) == 0
+    from tests.test_structure import LAYERS
+
+    drawing = layers.drawing()
+    for rank, names in enumerate(LAYERS):
+        for name in names:
+            assert f"{rank}  {layers.shown(name)}" in drawing
+    assert layers.render(text.replace("0  core/", "0  kern/")) == text  # a hand edit is undone
+
+
+# Names written like modules that are something else: MCP tool and capability names, and
+# attributes of a `corpus` variable.
+NOT_MODULES = re.compile(r"corpus\.(context|candidate_validate|root|sources)")
+# Dated journals record what was true then (modules since renamed included).
+JOURNALS = {"decisions.md", "performance.md", "checks.md", "errors.md"}
+STAGES = {p.parent.name for p in SRC.glob("*/__init__.py")}
+MODULES = {".".join(p.relative_to(SRC).with_suffix("").parts) for p in SRC.rglob("*.py")}
+MODULES |= {name.removesuffix(".__init__") for name in MODULES}
+
+
+def named_texts() -> Iterator[tuple[str, str]]:
+    """(where, text) of every docstring and comment of the package and every current doc."""
+    import ast
+
+    for path in sorted(SRC.rglob("*.py")):
+        source = path.read_text(encoding="utf-8")
+        where = str(path.relative_to(REPO))
+        for node in ast.walk(ast.parse(source)):
+            if isinstance(node, ast.Module | ast.FunctionDef | ast.ClassDef):
+                yield where, ast.get_docstring(node) or ""
+        yield where, "\n".join(line.partition("#")[2] for line in source.splitlines())
+    for doc in sorted(DOCS.glob("*.md")):
+        if doc.name not in JOURNALS:
+            yield str(doc.relative_to(REPO)), doc.read_text(encoding="utf-8")
+    for extra in ("README.md", "CONTRIBUTING.md"):
+        yield extra, (REPO / extra).read_text(encoding="utf-8")
+
+
+def missing_module(name: str) -> bool:
+    """Whether dotted NAME (`stage.module[.attr]`) names a module of a stage that is absent."""
+    parts = name.removeprefix("project_corpus.").split(".")
+    if parts[0] not in STAGES or NOT_MODULES.match(name) or len(parts) < 2:
+        return False
+    if f"{parts[0]}.{parts[1]}" in MODULES:
+        return False
+    package = (SRC / parts[0] / "__init__.py").read_text(encoding="utf-8")
+    return re.search(rf"\b{re.escape(parts[1])}\b", package) is None
+
+
+def missing_file(name: str) -> bool:
+    bases = (SRC, REPO, REPO / "tests", REPO / "scripts", REPO / "benchmarks")
+    return not any((base / name).exists() for base in bases) and not any(
+        found  # a module named by its file name alone
+        for base in (SRC, REPO / "benchmarks")
+        for found in base.rglob(name.rpartition("/")[2])
+    )
+
+
+def test_every_module_a_docstring_or_doc_names_exists() -> None:
+    """`stage.module` and `path/module.py` in docstrings, comments and docs name real modules
+    (renamed ones such as `mcp_tools` or `github_action.py` are caught)."""
+    dotted = re.compile(r"`([a-z_][a-z0-9_]*(?:\.[a-z_][a-z0-9_]*)+)")
+    files = re.compile(r"`((?:[a-z_]+/)*[a-z_][a-z0-9_]*\.py)`")
+    missing = sorted(
+        {
+            (where, name)
+            for where, text in named_texts()
+            for name in [*dotted.findall(text), *files.findall(text)]
+            if (missing_file(name) if name.endswith(".py") else missing_module(name))
+        }
+    )
+    assert missing == []
+    assert missing_module("retrieval.entry")
+    assert missing_module("mcp_server.workspace")
+    assert missing_file("github_action.py")
+    assert not missing_file("workspace/door.py")

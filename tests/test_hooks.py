@@ -34,7 +34,7 @@ def test_manifest_is_valid() -> None:
 
 def test_doctor_hook_checks_the_whole_corpus_on_every_commit_and_shows_warnings() -> None:
     hook = HOOKS["project-corpus-doctor"]
-    assert hook["entry"] == "project-corpus context doctor . --format text"
+    assert hook["entry"] == "project-corpus context doctor --format text"  # no ROOT: found
     assert hook["language"] == "python"
     assert hook["pass_filenames"] is False
     assert hook["require_serial"] is True
@@ -47,7 +47,7 @@ def test_doctor_hook_checks_the_whole_corpus_on_every_commit_and_shows_warnings(
 
 def test_candidates_hook_runs_on_every_commit() -> None:
     hook = HOOKS["project-corpus-candidates"]
-    assert hook["entry"] == "project-corpus context candidate-validate . --format text"
+    assert hook["entry"] == "project-corpus context candidate-validate --format text"
     assert hook["language"] == "python"
     assert hook["pass_filenames"] is False  # every candidate: any source edit may stale one
     assert hook["always_run"] is True  # a deleted source stales a candidate too
@@ -122,14 +122,14 @@ def make_repo(base: Path, variant: str) -> Path:
     copy_fixture(EXAMPLE, repo)
     candidates = repo / ".project-corpus" / "candidates"
     candidates.mkdir(exist_ok=True)
-    if variant == "broken-status":
+    if variant.startswith("broken-status"):
         status = repo / STATUS
         text = status.read_text(encoding="utf-8")
         status.write_text(re.sub(r"Lifecycle-Status: \w+", "Lifecycle-Status: RUNNING", text))
     if variant == "broken-candidate":
         bad = candidate(repo, kind="rumour", candidate_id="c-hook-002")
         (candidates / "c-hook-002.json").write_text(bad, encoding="utf-8")
-    else:
+    elif variant != "broken-status-no-candidates":
         (candidates / "c-hook-001.json").write_text(candidate(repo), encoding="utf-8")
     git(repo, "init", "--quiet")
     git(repo, "add", "--all")
@@ -143,11 +143,7 @@ def pip_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return tmp_path_factory.mktemp("pip-cache")
 
 
-def try_repo(
-    repo: Path, hook: str | None, home: Path, cache: Path, all_files: bool = True
-) -> subprocess.CompletedProcess[str]:
-    """`pre-commit try-repo <this repository> [HOOK] [--all-files]` inside REPO (without
-    --all-files: on the staged files, as at `git commit`)."""
+def pre_commit_env(home: Path, cache: Path) -> dict[str, str]:
     env = {
         **git_env(),
         "PRE_COMMIT_HOME": str(home / "pre-commit"),
@@ -155,6 +151,15 @@ def try_repo(
         "NO_COLOR": "1",
     }
     env.pop("VIRTUAL_ENV", None)
+    return env
+
+
+def try_repo(
+    repo: Path, hook: str | None, home: Path, cache: Path, all_files: bool = True
+) -> subprocess.CompletedProcess[str]:
+    """`pre-commit try-repo <this repository> [HOOK] [--all-files]` inside REPO (without
+    --all-files: on the staged files, as at `git commit`)."""
+    env = pre_commit_env(home, cache)
     args = ["try-repo", str(REPO), *([hook] if hook else []), "--color", "never"]
     args += ["--all-files"] if all_files else []
     return subprocess.run(
@@ -290,3 +295,81 @@ def test_a_clean_commit_outside_the_corpus_passes_every_hook(
     assert run.returncode == 0, output
     for hook in HOOKS.values():  # both ran (always_run), neither was skipped
         assert re.search(rf"^{re.escape(hook['name'])}\.+Passed$", output, re.MULTILINE), output
+
+
+def hook_output(output: str, name: str) -> list[str]:
+    """The lines the hook NAME itself printed (after pre-commit's own `- ...` lines)."""
+    block = output.split(f"{name}.", 1)[1].split("\n\n", 1)
+    lines = block[1].split("\n\n", 1)[0].splitlines() if len(block) > 1 else []
+    return [line for line in lines if line.strip()]
+
+
+@pytest.mark.slow
+def test_a_clean_corpus_prints_at_most_one_line_through_the_doctor_hook(
+    tmp_path: Path, isolated_home: Path, pip_cache: Path
+) -> None:
+    run = try_repo(make_repo(tmp_path, "clean"), "project-corpus-doctor", isolated_home, pip_cache)
+    output = run.stdout + run.stderr
+    assert run.returncode == 0, output
+    printed = hook_output(output, "project-corpus memory doctor")
+    assert len(printed) <= 1, output
+    assert all(line.startswith("project-corpus: 0 FAIL, 0 WARN") for line in printed), output
+
+
+@pytest.mark.slow
+def test_with_no_candidate_file_a_broken_status_is_the_doctor_hooks_alone(
+    tmp_path: Path, isolated_home: Path, pip_cache: Path
+) -> None:
+    repo = make_repo(tmp_path, "broken-status-no-candidates")
+    run = try_repo(repo, None, isolated_home, pip_cache)
+    output = run.stdout + run.stderr
+    assert run.returncode == 1, output
+    assert re.search(r"^project-corpus memory doctor\.+Failed$", output, re.MULTILINE), output
+    assert re.search(r"^project-corpus candidate-validate\.+Passed$", output, re.MULTILINE), output
+    assert "PROTOCOL_NONCONFORMANT" not in output
+
+
+def shadow_of_this_repository(tmp_path: Path) -> tuple[str, str]:
+    """(repository, revision) of this repository with its uncommitted changes, made as
+    `pre-commit try-repo` makes it (its own helper), for a configuration of our own."""
+    from pre_commit.commands.try_repo import _repo_ref
+
+    shadow = tmp_path / "shadow"
+    shadow.mkdir()
+    return _repo_ref(str(shadow), str(REPO), None)
+
+
+@pytest.mark.slow
+def test_hook_args_point_the_hooks_at_a_corpus_in_a_subfolder(
+    tmp_path: Path, isolated_home: Path, pip_cache: Path
+) -> None:
+    """`args: [services/api]` with the real `pre-commit run`: the entries pass no `.`, so
+    the folder is the ROOT (before, click refused it as an unexpected extra argument)."""
+    repo = tmp_path / "monorepo"
+    copy_fixture(EXAMPLE, repo / "services" / "api")
+    (repo / "README.md").write_text("A monorepo.\n", encoding="utf-8")
+    source, rev = shadow_of_this_repository(tmp_path)
+    hooks = [{"id": hook_id, "args": ["services/api"]} for hook_id in sorted(HOOKS)]
+    config = {"repos": [{"repo": source, "rev": rev, "hooks": hooks}]}
+    (repo / ".pre-commit-config.yaml").write_text(yaml.safe_dump(config), encoding="utf-8")
+    git(repo, "init", "--quiet")
+    git(repo, "add", "--all")
+    git(repo, "commit", "--quiet", "--no-gpg-sign", "-m", "monorepo")
+    run = subprocess.run(
+        [sys.executable, "-m", "pre_commit", "run", "--all-files", "--color", "never"],
+        cwd=repo,
+        env=pre_commit_env(isolated_home, pip_cache),
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        check=False,
+        timeout=900,
+    )
+    output = run.stdout + run.stderr
+    assert run.returncode == 0, output
+    for hook in HOOKS.values():
+        assert re.search(rf"^{re.escape(hook['name'])}\.+Passed$", output, re.MULTILINE), output
+    summary = hook_output(output, "project-corpus memory doctor")
+    assert len(summary) == 1, output
+    assert summary[0].startswith("project-corpus: 0 FAIL, 0 WARN"), output
+    assert "unexpected extra argument" not in output

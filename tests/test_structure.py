@@ -15,6 +15,7 @@ SRC = Path(__file__).resolve().parent.parent / "src" / "project_corpus"
 PACKAGE = "project_corpus"
 # The stages from the bottom up (docs/architecture.md): a module may import its own stage and
 # the stages below it, never one above.
+# `importer` (#33) and `lsp` (#37) are named before they exist: their ranks are decided here.
 LAYERS = (
     ("core",),
     ("corpus",),
@@ -22,12 +23,15 @@ LAYERS = (
     ("doctor",),
     ("review", "importer"),
     ("output", "evaluate"),
-    ("mcp_server", "github"),
+    ("workspace",),
+    ("mcp_server", "github", "lsp"),
     ("cli",),
     ("__main__", "__init__"),
 )
 RANK = {name: rank for rank, names in enumerate(LAYERS) for name in names}
-MAX_TOP_LEVEL = 13
+# One stage package per name in LAYERS, nothing loose beside them (docs/decisions.md, "Fifteen
+# top-level packages").
+MAX_TOP_LEVEL = 15
 MAX_FUNCTION_LINES = 40
 MAX_MODULE_LINES = 400
 
@@ -70,7 +74,7 @@ def stage(name: str) -> str:
     return parts[1] if len(parts) > 1 else "__init__"
 
 
-def test_at_most_twelve_top_level_entries() -> None:
+def test_every_top_level_entry_is_a_stage_of_the_layers() -> None:
     entries = [
         p.name
         for p in SRC.iterdir()
@@ -78,7 +82,8 @@ def test_at_most_twelve_top_level_entries() -> None:
         or (p.is_dir() and (p / "__init__.py").exists())
     ]
     assert len(entries) <= MAX_TOP_LEVEL, sorted(entries)
-    assert {Path(e).stem for e in entries} == set(RANK) - {"__main__", "__init__"}
+    assert {Path(e).stem for e in entries} <= set(RANK) - {"__main__", "__init__"}
+    assert all(entry == Path(entry).stem for entry in entries)  # packages, no loose module
 
 
 def test_imports_only_point_down_the_stages() -> None:
@@ -141,3 +146,58 @@ def test_functions_and_modules_stay_small() -> None:
                 if length > MAX_FUNCTION_LINES:
                     too_long.append(f"{name}.{node.name}: {length} lines")
     assert too_long == []
+
+
+def test_the_protocol_vocabulary_has_one_home() -> None:
+    """No module but `corpus/vocabulary.py` spells a section name, an ID key or the profile
+    order as a string literal (docstrings aside): each is named from there."""
+    from project_corpus.corpus import vocabulary
+
+    sections = {*vocabulary.PROJECT_SECTIONS, *vocabulary.STATUS_SECTIONS}
+    sections |= {*vocabulary.TASK_SECTIONS, *vocabulary.REPORT_SECTIONS}
+    words = sections | set(vocabulary.ID_KEYS.values()) | set(vocabulary.PROFILE_ORDER)
+    spelled = []
+    for name, path in MODULES.items():
+        if name == "project_corpus.corpus.vocabulary":
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        docstrings = {
+            id(node.body[0].value)
+            for node in ast.walk(tree)
+            if isinstance(node, ast.Module | ast.FunctionDef | ast.ClassDef)
+            and node.body
+            and isinstance(node.body[0], ast.Expr)
+        }
+        spelled += [
+            f"{name}:{node.lineno}: {node.value}"
+            for node in ast.walk(tree)
+            if isinstance(node, ast.Constant) and node.value in words and id(node) not in docstrings
+        ]
+    assert spelled == []
+
+
+# The tests of the repository as a whole (layout, docs, packaging, hooks, patterns across the
+# package); every other test lives in the folder of the stage it tests (`tests/<stage>/`).
+REPOSITORY_TESTS = {
+    "test_anchors.py",
+    "test_docs.py",
+    "test_fixture_copies.py",
+    "test_hooks.py",
+    "test_hostile.py",
+    "test_install_docs.py",
+    "test_packaging.py",
+    "test_published_corpora.py",
+    "test_regex_linearity.py",
+    "test_structure.py",
+}
+
+
+def test_each_stages_tests_are_in_its_own_folder() -> None:
+    tests = Path(__file__).resolve().parent
+    loose = {path.name for path in tests.glob("test_*.py")}
+    assert loose <= REPOSITORY_TESTS, sorted(loose - REPOSITORY_TESTS)
+    folders = {p.name for p in tests.iterdir() if p.is_dir() and any(p.glob("test_*.py"))}
+    stages = set(RANK) - {"__main__", "__init__"}
+    # Every folder is a stage (or one of the cross-cutting suites), every existing stage has one.
+    assert folders <= stages | {"hostile", "trust"}, sorted(folders - stages)
+    assert {stage for stage in stages if (SRC / stage).is_dir()} <= folders

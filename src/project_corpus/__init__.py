@@ -19,22 +19,16 @@ _API = {
     "open_index": "project_corpus.index.store",
     "query_corpus": "project_corpus.retrieval.rank",
     "query_index": "project_corpus.retrieval.rank",  # deprecated alias (0.3): query_corpus
-    "QueryRequest": "project_corpus.retrieval.entry",
-    "BundleRequest": "project_corpus.retrieval.entry",
-    "run_query": "project_corpus.retrieval.entry",
-    "run_bundle": "project_corpus.retrieval.entry",
     "compile_bundle": "project_corpus.retrieval.bundle",
     "make_receipt": "project_corpus.retrieval.receipt",
     "memory_doctor": "project_corpus.doctor",
     "evaluate_dataset": "project_corpus.evaluate",
     "validate_candidate": "project_corpus.corpus.candidate",
-    "Workspace": "project_corpus.mcp_server.workspace",
+    "Workspace": "project_corpus.workspace.door",
 }
 
 __all__ = [
-    "BundleRequest",
     "ContextError",
-    "QueryRequest",
     "Workspace",
     "__version__",
     "build_index",
@@ -46,8 +40,6 @@ __all__ = [
     "open_index",
     "query_corpus",
     "query_index",
-    "run_bundle",
-    "run_query",
     "validate_candidate",
 ]
 
@@ -59,15 +51,11 @@ if TYPE_CHECKING:
     from project_corpus.evaluate import evaluate_dataset
     from project_corpus.index.store import build_index
     from project_corpus.index.store import open_index
-    from project_corpus.mcp_server.workspace import Workspace
     from project_corpus.retrieval.bundle import compile_bundle
-    from project_corpus.retrieval.entry import BundleRequest
-    from project_corpus.retrieval.entry import QueryRequest
-    from project_corpus.retrieval.entry import run_bundle
-    from project_corpus.retrieval.entry import run_query
     from project_corpus.retrieval.rank import query_corpus
     from project_corpus.retrieval.rank import query_index
     from project_corpus.retrieval.receipt import make_receipt
+    from project_corpus.workspace.door import Workspace
 
 
 def __getattr__(name: str) -> object:

@@ -8,8 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from project_corpus import BundleRequest
-from project_corpus import QueryRequest
+from project_corpus import Workspace
 from project_corpus import build_index
 from project_corpus import collect
 from project_corpus import compile_bundle
@@ -17,8 +16,6 @@ from project_corpus import memory_doctor
 from project_corpus import open_index
 from project_corpus import query_corpus
 from project_corpus import query_index
-from project_corpus import run_bundle
-from project_corpus import run_query
 from project_corpus.core.errors import ContextError
 from tests.conftest import Run
 
@@ -124,20 +121,22 @@ def test_query_index_is_a_deprecated_alias_that_still_works(example: Path) -> No
     assert "query_index(collect(root), query)" in (info.value.hint or "")
 
 
-def test_run_query_reads_the_index_and_a_fresh_snapshot_alike(example: Path) -> None:
-    """The one entry of the query view: from the index (checked) or fresh (the MCP's)."""
+def test_the_workspace_reads_the_index_and_a_fresh_snapshot_alike(example: Path) -> None:
+    """The one front door of the query view: from the index (checked) or fresh."""
+    space = Workspace(example)
     with pytest.raises(ContextError) as missing:
-        run_query(QueryRequest(root=example, query="exact next action"))
+        space.query("exact next action")
     assert missing.value.code == "INDEX_MISSING"
-    fresh = run_query(QueryRequest(root=example, query="exact next action", fresh=True))
+    assert "--fresh" in (missing.value.hint or "")
+    fresh = space.query("exact next action", fresh=True)
     build_index(collect(example))
-    indexed = run_query(QueryRequest(root=example, query="exact next action", limit="3"))
+    indexed = space.query("exact next action", "3")
     assert indexed["results"] == fresh["results"][:3]
     assert indexed == query_corpus(collect(example), "exact next action", 3)
     with pytest.raises(ContextError) as bad:
-        run_query(QueryRequest(root=example / "nowhere", query="x", limit=0))
+        Workspace(example.parent).query("x", 0)
     assert bad.value.code == "QUERY_LIMIT"  # validated before any source is read
-    bundle = run_bundle(BundleRequest(root=example, query="exact next action", max_tokens=300))
+    bundle = space.bundle("exact next action", 300)
     assert (
         bundle["bundle_sha256"]
         == compile_bundle(collect(example), "exact next action", 300)["bundle_sha256"]

@@ -77,9 +77,11 @@ def test_a_hint_naming_a_command_leaves_the_root_to_the_caller(where: str, hint:
 
 def test_the_root_mark_is_the_root_as_given_shell_quoted() -> None:
     error = ContextError("INDEX_STALE", "x")
-    assert error.envelope("mem")["hint"] == "rebuild it with `project-corpus context build mem`"
+    assert error.envelope("mem")["hint"] == (
+        "rebuild it with `project-corpus context build mem`, or ask with --fresh (no index)"
+    )
     assert error.envelope("my mem")["hint"] == (
-        "rebuild it with `project-corpus context build 'my mem'`"
+        "rebuild it with `project-corpus context build 'my mem'`, or ask with --fresh (no index)"
     )
     assert ContextError("INDEX_STALE", "x", hint="own").envelope("mem")["hint"] == "own"
 
@@ -92,7 +94,7 @@ def test_index_hints_name_the_root_given(
     missing = cli("context", "query", name, "next action").error()
     assert (missing["error"], missing["hint"]) == (
         "INDEX_MISSING",
-        f"build it with `project-corpus context build {name}`",
+        f"build it with `project-corpus context build {name}`, or ask with --fresh (no index)",
     )
     index = example / ".project-corpus/cache/context.sqlite3"
     index.parent.mkdir(parents=True, exist_ok=True)
@@ -106,7 +108,9 @@ def test_index_hints_name_the_root_given(
     task = example / ".project-corpus/tasks/t-018-redis7.md"
     task.write_text(task.read_text(encoding="utf-8") + "\nOne more line.\n", encoding="utf-8")
     stale = cli("context", "query", name, "next action").error()
-    assert stale["hint"] == f"rebuild it with `project-corpus context build {name}`"
+    assert stale["hint"] == (
+        f"rebuild it with `project-corpus context build {name}`, or ask with --fresh (no index)"
+    )
 
 
 def test_the_corrupt_index_finding_shows_no_bytes_as_its_source_line(

@@ -151,7 +151,7 @@ def test_usage_errors_name_the_subcommand_help(root: Path) -> None:
     assert tty.code == 2
     assert tty.err.startswith("error[USAGE_ERROR]: ")
     assert "  hint: see `project-corpus context doctor --help`" in tty.err
-    piped = run_piped(["context", "bundle", str(root)])
+    piped = run_piped(["context", "bundle"])
     assert json.loads(piped.err)["hint"] == "see `project-corpus context bundle --help`"
 
 

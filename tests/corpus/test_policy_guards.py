@@ -6,8 +6,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from project_corpus.core.limits import MAX_POLICY_BYTES
 from project_corpus.corpus import policy as policy_module
-from project_corpus.corpus.policy import MAX_POLICY_BYTES
 from project_corpus.corpus.policy import PROFILE_CAPABILITIES
 from project_corpus.corpus.policy import in_scope
 from project_corpus.corpus.policy import may_hold

@@ -22,7 +22,6 @@ from project_corpus.core.records import Corpus
 from project_corpus.corpus.snapshot import collect
 from project_corpus.evaluate import evaluate_dataset
 from project_corpus.mcp_server import tools as mcp_tools
-from project_corpus.mcp_server.workspace import Workspace
 from project_corpus.retrieval import analysis as analysis_module
 from project_corpus.retrieval.analysis import Analysis
 from project_corpus.retrieval.analysis import analyse
@@ -31,6 +30,7 @@ from project_corpus.retrieval.bundle import bundle_ask
 from project_corpus.retrieval.bundle import compile_bundle
 from project_corpus.retrieval.rank import query_corpus
 from project_corpus.retrieval.rank import search
+from project_corpus.workspace import Workspace
 from tests.conftest import FIXTURES
 from tests.conftest import copy_fixture
 
@@ -140,7 +140,7 @@ def test_a_long_lived_server_answers_each_call_from_the_corpus_as_it_is_then(
     """The MCP tools ask the session's warm workspace: an edit between two calls is seen, and
     each answer equals a fresh compile of the corpus as it was at that call."""
     bundle_tool, query_tool = (mcp_tools.TOOLS[f"corpus.context_{n}"].run for n in NAMES)
-    space = Workspace(example)
+    space = Workspace(example, warm=True)
     args = {"query": "exact next action zebra drill", "max_tokens": 400}
     before = bundle_tool(space, args)
     assert _without_time(before) == _without_time(compile_bundle(collect(example), **args))

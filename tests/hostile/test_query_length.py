@@ -1,5 +1,5 @@
 """Query text is bounded at 4 KiB of UTF-8 for the CLI and MCP alike (F14): a longer query
-is QUERY_INVALID before the corpus is read (the MCP side is in tests/test_mcp_server.py)."""
+is QUERY_INVALID before the corpus is read (the MCP side is in tests/mcp_server/test_mcp_server.py)."""
 
 from __future__ import annotations
 

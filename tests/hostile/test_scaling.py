@@ -159,27 +159,27 @@ DIMENSIONS = {
 # no command's cost grows with it.
 SNAPSHOT_LINES = ("lines per source", "table rows", "headings and their levels", "fenced blocks")
 LIMITS: dict[str, tuple[str, ...] | str] = {
-    "corpus.snapshot.MAX_SOURCES": ("sources",),
-    "corpus.snapshot.MAX_TOTAL_BYTES": ("sources", "line length"),
-    "corpus.snapshot.MAX_SOURCE_BYTES": ("line length", "list depth"),
-    "corpus.snapshot.MAX_NONBLANK_LINES": (
+    "core.limits.MAX_SOURCES": ("sources",),
+    "core.limits.MAX_TOTAL_BYTES": ("sources", "line length"),
+    "core.limits.MAX_SOURCE_BYTES": ("line length", "list depth"),
+    "core.limits.MAX_NONBLANK_LINES": (
         *SNAPSHOT_LINES,
         "references",
         "findings",
         "suppressions",
     ),
-    "index.store.MAX_INDEX_BYTES": ("index rows",),
-    "doctor._config.MAX_CONFIG_BYTES": ("ignore rules",),
-    "corpus.fs.MAX_DEPTH": "folders: a walk holds at most two descriptors; 64 levels is a "
+    "core.limits.MAX_INDEX_BYTES": ("index rows",),
+    "core.limits.MAX_CONFIG_BYTES": ("ignore rules",),
+    "core.limits.MAX_DEPTH": "folders: a walk holds at most two descriptors; 64 levels is a "
     "constant, and what the folders hold is `sources`",
-    "corpus.policy.MAX_POLICY_BYTES": "policy scopes are matched once per source (`sources`); "
+    "core.limits.MAX_POLICY_BYTES": "policy scopes are matched once per source (`sources`); "
     "the usual `prefix/**` scopes by one `startswith`",
-    "corpus.required.MAX_VIEW_BYTES": "a generated view's first 2,048 bytes are read for a marker",
-    "corpus.inputs.MAX_INPUT_BYTES": "JSON inputs are parsed by `json`; their lists are bounded "
+    "core.limits.MAX_VIEW_BYTES": "a generated view's first 2,048 bytes are read for a marker",
+    "core.limits.MAX_INPUT_BYTES": "JSON inputs are parsed by `json`; their lists are bounded "
     "by MAX_CASES, MAX_LIST and MAX_REFS",
     "corpus.markdown.MAX_ITEM_CHARS": "a cut of an item's text, not an input limit",
     "corpus.markdown.MAX_PATH_TITLE": "a cut of a title in a section path, not an input limit",
-    "doctor.repository.MAX_GITIGNORE_BYTES": "gitignore globs run on an automaton, linear in "
+    "core.limits.MAX_GITIGNORE_BYTES": "gitignore globs run on an automaton, linear in "
     "the path (tests/test_regex_linearity.py)",
     "doctor._inputs.MAX_POINTER_DEPTH": "a JSON-pointer depth in a finding, not an input size",
     "evaluate.dataset.MAX_LIST": "a bound on one eval case's lists",
@@ -195,19 +195,18 @@ LIMITS: dict[str, tuple[str, ...] | str] = {
     "core.bounds.BOUNDS.envelope_bytes": "a bound on a bundle's size (output)",
     "core.bounds.BOUNDS.top_k": "results an eval case reads (output)",
     "core.bounds.BOUNDS.eval_cases": "eval cases: one search each on a shared analysis",
-    "cli.lint_commands.MAX_SOURCE_BYTES": "the pre-commit hook's file names, a bound on output",
     "corpus.candidate.MAX_STATEMENT_CHARS": "a bound on one candidate field",
     "corpus.candidate.MAX_REFS": "a bound on one candidate's evidence list",
-    "doctor.baseline.MAX_BASELINE_BYTES": "a baseline report is parsed once by `json`; its "
+    "core.limits.MAX_BASELINE_BYTES": "a baseline report is parsed once by `json`; its "
     "findings are matched by fingerprint in a dict",
     "output.review.MAX_ROWS": "rows of a review (output)",
     "output.review.MAX_TEXT": "a cut of one review field (output)",
-    "review.git.MAX_LISTING_BYTES": "a bound on one `git ls-tree` listing, read once",
+    "core.limits.MAX_LISTING_BYTES": "a bound on one `git ls-tree` listing, read once",
     "review.lines.MAX_DIFF_LINES": "difflib compares at most 5,000 lines a side (a bounded "
     "cost); a larger change counts as modified whole",
     "github.views.MAX_ROWS": "rows of a job summary (output)",
     "github.views.MAX_SECTION_BYTES": "bytes of a job summary (output)",
-    "mcp_server.grant_file.MAX_GRANT_BYTES": "a trust grant is parsed once by `tomllib`",
+    "core.limits.MAX_GRANT_BYTES": "a trust grant is parsed once by `tomllib`",
 }
 
 

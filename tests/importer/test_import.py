@@ -357,3 +357,11 @@ def test_globs_read_as_git_and_ruff_read_them(pattern: str, path: str, expected:
     from project_corpus.importer.discover import glob_parts
 
     assert glob_match(glob_parts(pattern), path) is expected
+
+
+def test_the_workspace_import_is_the_commands_result(repo: Path, cli: CLI) -> None:
+    from project_corpus.workspace import Workspace
+
+    planned = Workspace(repo).import_(ImportOptions(dry_run=True))
+    run = cli("import", repo, "--dry-run", "--format", "json")
+    assert run.json() == {**planned, "root": str(repo)}

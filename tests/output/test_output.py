@@ -275,6 +275,43 @@ def test_the_cli_formats_are_the_renderers() -> None:
         assert tuple(option.type.choices) == ("auto", *RENDERERS)
 
 
+def test_every_format_choice_comes_from_the_one_dependency_free_registry() -> None:
+    import ast
+
+    from project_corpus.cli.app import cli
+    from project_corpus.core import formats
+    from project_corpus.output.review import REVIEW_RENDERERS
+
+    tree = ast.parse(Path(formats.__file__).read_text(encoding="utf-8"))
+    imports = [n for n in ast.walk(tree) if isinstance(n, ast.Import | ast.ImportFrom)]
+    assert [getattr(n, "module", None) for n in imports] == ["__future__"]
+    rows = {
+        tuple(value)
+        for name, value in vars(formats).items()
+        if name.endswith("_FORMATS") and isinstance(value, tuple)
+    }
+    assert tuple(REVIEW_RENDERERS) == formats.REVIEW_FORMATS
+    assert RENDERERS is formats.REPORT_RENDERERS
+
+    def commands(group: click.Group) -> list[click.Command]:
+        ctx = click.Context(group)
+        found = [group.get_command(ctx, name) for name in group.list_commands(ctx)]
+        nested = [c for c in found if isinstance(c, click.Group)]
+        plain = [c for c in found if c is not None and not isinstance(c, click.Group)]
+        return plain + [c for g in nested for c in commands(g)]
+
+    choices = [
+        tuple(param.type.choices)
+        for command in commands(cli)
+        for param in command.params
+        if param.name == "fmt" and isinstance(param.type, click.Choice)
+    ]
+    assert len(choices) >= 12
+    for choice in choices:
+        assert choice[0] == "auto"
+        assert choice[1:] in rows
+
+
 def test_every_severity_has_a_level_a_command_and_a_schema_entry() -> None:
     from project_corpus.core.schemas import load_schema
     from project_corpus.doctor._config import RULE_VALUES

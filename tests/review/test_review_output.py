@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from project_corpus.cli.review_commands import REVIEW_FORMATS
+from project_corpus.core.formats import REVIEW_FORMATS
 from project_corpus.output.review import MAX_ROWS
 from project_corpus.output.review import REVIEW_RENDERERS
 from project_corpus.output.review import render_review

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import click
 
+from project_corpus.cli.examples import epilog
 from project_corpus.cli.options import emit
 from project_corpus.cli.options import emit_result
 from project_corpus.cli.options import format_option
+from project_corpus.cli.options import located
 from project_corpus.cli.options import remember_root
 from project_corpus.cli.options import resolve_format
 from project_corpus.cli.options import root_arg
@@ -14,9 +16,11 @@ from project_corpus.core.about import MCP_INSTALL_HINT
 from project_corpus.core.errors import EXIT_FINDINGS
 from project_corpus.core.errors import EXIT_OK
 from project_corpus.core.errors import ContextError
+from project_corpus.core.formats import EXPLAIN_FORMATS
+from project_corpus.core.formats import RESULT_FORMATS
 
 
-@click.command()
+@click.command(epilog=epilog("schema"))
 @click.argument("name", required=False)
 def schema(name: str | None) -> int:
     """Print a shipped JSON Schema (without NAME: list them)."""
@@ -27,13 +31,13 @@ def schema(name: str | None) -> int:
     return EXIT_OK
 
 
-@click.group()
+@click.group(epilog=epilog("trust"))
 def trust() -> None:
     """Trust grants: what an external runtime may do with a project (for MCP)."""
 
 
-@trust.command()
-@root_arg(default=".")
+@trust.command(epilog=epilog("trust grant"))
+@root_arg()
 @click.option(
     "--capability",
     "capabilities",
@@ -50,9 +54,9 @@ def trust() -> None:
     metavar="PATH",
     help="Grant file (default under $XDG_CONFIG_HOME).",
 )
-@format_option("json", "text")
+@format_option(*RESULT_FORMATS)
 def grant(
-    root: str,
+    root: str | None,
     capabilities: tuple[str, ...],
     transports: tuple[str, ...],
     out: str | None,
@@ -61,26 +65,27 @@ def grant(
     """Grant capabilities to ROOT; the grant is written outside the project."""
     from project_corpus.mcp_server import trust as trust_mod
 
-    emit_result(trust_mod.grant(root, list(capabilities), tuple(transports), out), fmt, "fields")
+    granted = trust_mod.grant(located(root), list(capabilities), tuple(transports), out)
+    emit_result(granted, fmt, "fields")
     return EXIT_OK
 
 
-@trust.command()
-@root_arg(default=".")
+@trust.command(epilog=epilog("trust show"))
+@root_arg()
 @click.option(
     "--grant", "grant_path", default=None, metavar="PATH", help="Grant file (default location)."
 )
-@format_option("json", "text")
-def show(root: str, grant_path: str | None, fmt: str) -> int:
+@format_option(*RESULT_FORMATS)
+def show(root: str | None, grant_path: str | None, fmt: str) -> int:
     """Show the trust grant for ROOT and its effective capabilities."""
     from project_corpus.mcp_server import trust as trust_mod
 
-    result = trust_mod.show(root, grant_path)
+    result = trust_mod.show(located(root), grant_path)
     emit_result(result, fmt, "fields")
     return EXIT_OK if result["ok"] else EXIT_FINDINGS  # a grant that denies: exit 1
 
 
-@click.command()
+@click.command(epilog=epilog("mcp"))
 @click.option(
     "--root",
     "root",
@@ -118,9 +123,9 @@ def mcp(root: str | None, grant_path: str, allow: tuple[str, ...], naming: str) 
     return EXIT_OK
 
 
-@click.command()
+@click.command(epilog=epilog("explain"))
 @click.argument("code", required=False)
-@format_option("text", "json")
+@format_option(*EXPLAIN_FORMATS)
 def explain(code: str | None, fmt: str) -> int:
     """Print a doctor check's documentation (without CODE: list every check)."""
     from project_corpus.core.jsonio import pretty

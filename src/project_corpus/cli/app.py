@@ -15,6 +15,7 @@ from typing import Any
 
 import click
 
+from project_corpus.cli.examples import epilog
 from project_corpus.core.about import ISSUES_URL
 from project_corpus.core.about import __version__
 from project_corpus.core.errors import EXIT_ERROR
@@ -60,6 +61,7 @@ _CLI = "project_corpus.cli."
 
 @click.group(
     cls=LazyGroup,
+    epilog=epilog(""),
     context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100},
     lazy={
         "schema": f"{_CLI}admin_commands:schema",
@@ -84,6 +86,7 @@ def cli(flags: dict[str, object] | None, debug: bool) -> None:
 
 @cli.group(
     cls=LazyGroup,
+    epilog=epilog("context"),
     lazy={
         "build": f"{_CLI}context_commands:build",
         "query": f"{_CLI}context_commands:query",

@@ -4,20 +4,13 @@ from __future__ import annotations
 
 import click
 
+from project_corpus.cli.examples import epilog
 from project_corpus.cli.options import emit_result
 from project_corpus.cli.options import format_option
 from project_corpus.cli.options import root_arg
 
 
-@click.command(
-    "import",
-    epilog="""\b
-Examples:
-  project-corpus import --dry-run    # the plan: each file -> documents, and what is left out
-  project-corpus import                      # write .project-corpus/ (and the AGENTS.md pointer)
-  project-corpus import --include 'docs/notes/**' --exclude 'docs/adr/template.md'
-  project-corpus import --prune              # also delete documents whose source is gone""",
-)
+@click.command("import", epilog=epilog("import"))
 @root_arg(default=".")
 @click.option(
     "--include",
@@ -48,8 +41,8 @@ def import_(
     specs, changelogs) into a Project Corpus; writes only under .project-corpus/ and the
     AGENTS.md pointer."""
     from project_corpus.importer import ImportOptions
-    from project_corpus.importer import run_import
+    from project_corpus.workspace import Workspace
 
-    options = ImportOptions(include, exclude, dry_run, prune)
-    emit_result(run_import(root, options), fmt, "import")
+    result = Workspace(root).import_(ImportOptions(include, exclude, dry_run, prune))
+    emit_result(result, fmt, "import")
     return 0

@@ -1,67 +1,56 @@
-"""The linters: `context doctor` and `context candidate-validate`."""
+"""The linters: `context doctor` and `context candidate-validate`: arguments, one `Workspace`
+call, a renderer. The text view's source lines come with the report (no file is read here)."""
 
 from __future__ import annotations
 
 import os
 from collections.abc import Callable
+from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 import click
 
-from project_corpus.cli.options import FORMATS
+from project_corpus.cli.examples import epilog
 from project_corpus.cli.options import Command
 from project_corpus.cli.options import display_prefix
 from project_corpus.cli.options import fail_on_option
 from project_corpus.cli.options import format_option
 from project_corpus.cli.options import index_option
+from project_corpus.cli.options import located
 from project_corpus.cli.options import output_option
+from project_corpus.cli.options import remember_root
 from project_corpus.cli.options import resolve_format
 from project_corpus.cli.options import root_arg
 from project_corpus.cli.options import use_color
 from project_corpus.cli.options import write_output
 from project_corpus.core.errors import EXIT_FINDINGS
 from project_corpus.core.errors import EXIT_OK
+from project_corpus.core.formats import REPORT_FORMATS
 
 if TYPE_CHECKING:
+    from project_corpus.output.text import SourceLine
     from project_corpus.output.text import TextOptions
 
-MAX_SOURCE_BYTES = 4 * 1024 * 1024
 
-
-def source_lines(root: str) -> Callable[[str, int], str | None]:
-    """(path, line) -> that line of ROOT/path, read confined to ROOT (None when unreadable)."""
-    from project_corpus.core.errors import ContextError
-    from project_corpus.corpus import fs
-
-    resolved = fs.resolve_root(root)
-    cache: dict[str, list[str]] = {}
+def carried_lines(report: Mapping[str, object]) -> SourceLine:
+    """(path, line) -> that line's text, from the lines the report carries (no file is read
+    here: `Workspace.doctor(source_lines=True)` read them)."""
+    carried = report.get("source_lines")
+    lines = carried if isinstance(carried, Mapping) else {}
 
     def lookup(path: str, line: int) -> str | None:
-        if path not in cache:
-            try:
-                data = fs.read_relative(resolved, path, MAX_SOURCE_BYTES, code="SOURCE_LINK")
-                cache[path] = text_lines(data)
-            except (ContextError, OSError):
-                cache[path] = []
-        lines = cache[path]
-        return lines[line - 1] if 0 < line <= len(lines) else None
+        found = lines.get(path)
+        return found.get(line) if isinstance(found, Mapping) else None
 
     return lookup
 
 
-def text_lines(data: bytes) -> list[str]:
-    """DATA's lines when it is text (strict UTF-8 without NUL); none for a binary file such
-    as a corrupt index, whose bytes are no "source line" to show."""
-    if b"\0" in data:
-        return []
-    try:
-        return data.decode("utf-8").split("\n")
-    except UnicodeDecodeError:
-        return []
-
-
 def text_options(
-    root: str, show_source: bool = True, statistics: bool = False, quiet: bool = False
+    root: str,
+    report: Mapping[str, object],
+    show_source: bool = True,
+    statistics: bool = False,
+    quiet: bool = False,
 ) -> TextOptions:
     """The text report's options: paths from the current folder (ROOT as given), each code's
     summary and fix from the check registry."""
@@ -75,7 +64,7 @@ def text_options(
         statistics,
         quiet,
         use_color(),
-        source_lines(root),
+        carried_lines(report),
         prefix=display_prefix(root),
         rules=rules,
     )
@@ -94,11 +83,13 @@ def with_root(text: str, root: str) -> str:
     return command.sub(lambda m: re.sub(r"\bROOT\b", shown, m.group(0)), text)
 
 
-def report_options(root: str, fmt: str, output: str | None, **text: bool) -> TextOptions | None:
+def report_options(
+    root: str, report: Mapping[str, object], fmt: str, output: str | None, **text: bool
+) -> TextOptions | None:
     """The options of the text format (none for a file: no colour), the github format's path
     prefix; None for json and sarif, whose paths stay ROOT-relative."""
     if fmt == "text":
-        options = text_options(root, **text)
+        options = text_options(root, report, **text)
         return options._replace(color=False) if output is not None else options
     if fmt == "github":
         from project_corpus.output.text import TextOptions
@@ -112,7 +103,7 @@ def _report(
 ) -> None:
     from project_corpus.output import render_report
 
-    options = report_options(root, fmt, output, **text)
+    options = report_options(root, report, fmt, output, **text)
     color = options.color if options is not None and fmt == "text" else None
     write_output(root, render_report(report, fmt, options), output, color)
 
@@ -121,8 +112,8 @@ def _codes_option(name: str, help_text: str) -> Callable[[Command], Command]:
     return click.option(name, multiple=True, metavar="CODE[,CODE]", help=help_text)
 
 
-@click.command()
-@root_arg(default=".")
+@click.command(epilog=epilog("context doctor"))
+@root_arg()
 @index_option
 @click.option(
     "--bundle", "bundle_file", default=None, metavar="FILE", help="Also check this bundle JSON."
@@ -140,7 +131,7 @@ def _codes_option(name: str, help_text: str) -> Callable[[Command], Command]:
 )
 @_codes_option("--select", "Report only these checks (codes or names; repeatable).")
 @_codes_option("--ignore", "Do not report these checks (codes or names; repeatable).")
-@format_option(*FORMATS)
+@format_option(*REPORT_FORMATS)
 @output_option()
 @fail_on_option()
 @click.option("--exit-zero", is_flag=True, help="Exit 0 even when findings fail the run.")
@@ -158,7 +149,7 @@ def _codes_option(name: str, help_text: str) -> Callable[[Command], Command]:
     help="Turn on STATUS_AGE: warn when STATUS was verified more than DAYS days ago.",
 )
 def doctor(
-    root: str,
+    root: str | None,
     index: str | None,
     bundle_file: str | None,
     candidates: tuple[str, ...],
@@ -176,11 +167,11 @@ def doctor(
     max_status_age: int | None,
 ) -> int:
     """Memory Doctor: lint ROOT's corpus (and index, bundle, candidates). Never repairs."""
-    from project_corpus.doctor import memory_doctor
+    from project_corpus.workspace import Workspace
 
-    report = memory_doctor(
-        root,
-        index=index,
+    fmt = resolve_format(fmt, output)
+    space = Workspace(located(root), index)
+    report = space.doctor(
         check_index=index is not None,
         bundle=bundle_file,
         candidates=list(candidates),
@@ -190,33 +181,39 @@ def doctor(
         ignore=ignore,
         max_status_age=max_status_age,
         baseline=baseline,
+        source_lines=fmt == "text",
     )
-    fmt = resolve_format(fmt, output)
     text = {"show_source": show_source, "statistics": statistics, "quiet": quiet}
-    _report(root, report, fmt, output, **text)
+    _report(space.root.given, report, fmt, output, **text)
     return EXIT_OK if report["ok"] or exit_zero else EXIT_FINDINGS
 
 
-@click.command(name="candidate-validate")
-@root_arg()
-@click.argument("files", nargs=-1)
+@click.command(name="candidate-validate", epilog=epilog("context candidate-validate"))
+@click.argument("root", required=False, metavar="[ROOT]", callback=remember_root)
+@click.argument("files", nargs=-1, metavar="[FILE]...")
 @click.option(
     "--input", "inputs", multiple=True, metavar="FILE", help="A candidate JSON file (repeatable)."
 )
-@format_option(*FORMATS)
+@format_option(*REPORT_FORMATS)
 @output_option()
 @click.option("--exit-zero", is_flag=True, help="Exit 0 even when a candidate is invalid.")
 def candidate_validate(
-    root: str,
+    root: str | None,
     files: tuple[str, ...],
     inputs: tuple[str, ...],
     fmt: str,
     output: str | None,
     exit_zero: bool,
 ) -> int:
-    """Lint proposed memory candidates (default: .project-corpus/candidates/*.json)."""
-    from project_corpus.doctor.candidates import lint_candidates
+    """Lint proposed memory candidates (default: .project-corpus/candidates/*.json). ROOT may
+    be left out before the files: a first argument that is a `.json` or existing file is one."""
+    from project_corpus.workspace import Workspace
 
-    report = lint_candidates(root, [*inputs, *files])
-    _report(root, report, resolve_format(fmt, output), output)
+    if root is not None and (root.endswith(".json") or os.path.isfile(root)):
+        files = (root, *files)
+        root = None
+    fmt = resolve_format(fmt, output)
+    space = Workspace(located(root))
+    report = space.candidates([*inputs, *files], source_lines=fmt == "text")
+    _report(space.root.given, report, fmt, output)
     return EXIT_OK if report["ok"] or exit_zero else EXIT_FINDINGS

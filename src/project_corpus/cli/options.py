@@ -17,12 +17,10 @@ from typing import TypeVar
 import click
 
 from project_corpus.core.records import SEVERITIES
+from project_corpus.corpus.layout import CACHE_DIR
+from project_corpus.corpus.layout import DEFAULT_INDEX_NAME
 
 Command = TypeVar("Command", bound=Callable[..., object])
-
-# The report formats of `doctor` and `candidate-validate`: the keys of `output.RENDERERS`
-# (a test holds them equal; importing the renderers here would slow every command's start).
-FORMATS = ("json", "text", "sarif", "github")
 
 
 def emit(text: str, color: bool | None = None) -> None:
@@ -130,15 +128,58 @@ def remember_root(ctx: click.Context, _param: click.Parameter, value: str | None
     return value
 
 
+def located(root: str | None) -> str:
+    """ROOT as given; none given: the nearest folder at or above the current one that holds
+    `.project-corpus/` (as git finds its repository), named from here and recorded for the
+    hints of errors (`corpus.roots.found_upward`)."""
+    if root is not None:
+        return root
+    from project_corpus.corpus.roots import found_upward
+
+    root = found_upward()
+    flags = click.get_current_context().find_root().obj
+    if isinstance(flags, dict):
+        flags["root"] = root
+    return root
+
+
 def root_arg(default: str | None = None) -> Callable[[Command], Command]:
-    """The ROOT argument; with a DEFAULT (".") it may be left out, as ruff's and flake8's."""
+    """The ROOT argument, which may be left out: with a DEFAULT (`init`: ".") it is that,
+    else `located` finds it upward."""
     return click.argument(
         "root",
         type=click.Path(file_okay=False, path_type=str),
         default=default,
-        required=default is None,
+        required=False,
         callback=remember_root,
     )
+
+
+def root_then(name: str) -> Callable[[Command], Command]:
+    """`[ROOT] NAME`: two positional arguments of which the first may be left out (click
+    cannot say so: both are optional to it and `shifted` tells them apart)."""
+
+    def decorate(command: Command) -> Command:
+        command = click.argument(name, required=False, metavar=name.upper())(command)
+        root = click.argument("root", required=False, metavar="[ROOT]", callback=remember_root)
+        return root(command)
+
+    return decorate
+
+
+def shifted(root: str | None, value: str | None, name: str) -> tuple[str, str]:
+    """(ROOT, VALUE) of `[ROOT] NAME`: one argument given is NAME and ROOT is found upward
+    (`located`); none is click's missing-argument usage error."""
+    if value is None:
+        ctx = click.get_current_context()
+        if root is None:
+            param = next(p for p in ctx.command.params if p.name == name)
+            raise click.MissingParameter(ctx=ctx, param=param)
+        flags = ctx.find_root().obj
+        if isinstance(flags, dict):
+            flags.pop("root", None)  # it was NAME, not ROOT
+        return located(None), root
+    return located(root), value
 
 
 index_option = click.option(
@@ -146,7 +187,7 @@ index_option = click.option(
     "index",
     default=None,
     metavar="PATH",
-    help="Index file inside ROOT/.project-corpus/cache/ (default: context.sqlite3).",
+    help=f"Index file inside ROOT/{CACHE_DIR}/ (default: {DEFAULT_INDEX_NAME}).",
 )
 
 

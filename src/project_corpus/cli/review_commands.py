@@ -4,20 +4,20 @@ from __future__ import annotations
 
 import click
 
+from project_corpus.cli.examples import epilog
 from project_corpus.cli.options import fail_on_option
 from project_corpus.cli.options import format_option
+from project_corpus.cli.options import located
 from project_corpus.cli.options import output_option
 from project_corpus.cli.options import resolve_format
 from project_corpus.cli.options import root_arg
 from project_corpus.cli.options import write_output
 from project_corpus.core.errors import EXIT_FINDINGS
 from project_corpus.core.errors import EXIT_OK
-
-# The review's formats: the keys of `output.review.REVIEW_RENDERERS` (a test holds them equal).
-REVIEW_FORMATS = ("json", "markdown", "text", "github")
+from project_corpus.core.formats import REVIEW_FORMATS
 
 
-@click.command()
+@click.command(epilog=epilog("context review"))
 @root_arg()
 @click.option("--base", "base", required=True, metavar="REV", help="The revision to compare with.")
 @click.option(
@@ -39,7 +39,7 @@ REVIEW_FORMATS = ("json", "markdown", "text", "github")
 @fail_on_option()
 @click.option("--exit-zero", is_flag=True, help="Exit 0 even when new findings fail the run.")
 def review(
-    root: str,
+    root: str | None,
     base: str,
     head: str | None,
     merge_base: bool,
@@ -52,11 +52,10 @@ def review(
     """Review what a change does to ROOT's memory: STATUS, tasks, reports, policy,
     candidates and new, fixed and unchanged findings between BASE and HEAD."""
     from project_corpus.output.review import render_review
-    from project_corpus.review import memory_review
+    from project_corpus.workspace import Workspace
 
-    report = memory_review(
-        root, base, head, fail_on=fail_on.upper(), merge_base=merge_base, config=config
-    )
+    space = Workspace(located(root))
+    report = space.review(base, head, fail_on=fail_on.upper(), merge_base=merge_base, config=config)
     fmt = resolve_format(fmt, output)
-    write_output(root, render_review(report, fmt), output)
+    write_output(space.root.given, render_review(report, fmt), output)
     return EXIT_OK if report["ok"] or exit_zero else EXIT_FINDINGS

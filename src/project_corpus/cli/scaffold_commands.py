@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import click
 
+from project_corpus.cli.examples import epilog
 from project_corpus.cli.options import emit
 from project_corpus.cli.options import format_option
+from project_corpus.cli.options import located
 from project_corpus.cli.options import resolve_format
 from project_corpus.cli.options import root_arg
+from project_corpus.core.formats import RESULT_FORMATS
 
 LANG_OPTION = click.option(
     "--lang",
@@ -18,7 +21,7 @@ LANG_OPTION = click.option(
 )
 
 
-@click.command()
+@click.command(epilog=epilog("init"))
 @root_arg(default=".")
 @click.option(
     "--project-id", default=None, metavar="ID", help="Project ID (default: the folder name)."
@@ -27,7 +30,7 @@ LANG_OPTION = click.option(
     "--name", default=None, metavar="TEXT", help="Logical name (default: the folder name)."
 )
 @LANG_OPTION
-@format_option("json", "text")
+@format_option(*RESULT_FORMATS)
 def init(root: str, project_id: str | None, name: str | None, lang: str, fmt: str) -> int:
     """Start a Project Corpus in ROOT (default: the current folder); writes only new files."""
     from project_corpus.corpus.known_memory import import_hint
@@ -52,10 +55,10 @@ def _report(root: str, written: list[str], fmt: str, hint: str | None = None) ->
     emit("\n".join([*lines, f"next: project-corpus context doctor {terminal(root)}", ""]))
 
 
-@click.command()
+@click.command(epilog=epilog("new"))
 @click.argument("kind", type=click.Choice(["task", "report"], case_sensitive=False))
 @click.argument("artifact_id", metavar="ID")
-@root_arg(default=".")
+@root_arg()
 @click.option("--task", "task_id", default=None, metavar="ID", help="A report's Task-ID.")
 @click.option(
     "--lang",
@@ -63,9 +66,9 @@ def _report(root: str, written: list[str], fmt: str, hint: str | None = None) ->
     default=None,
     help="Language of the guidance text (default: the corpus's own, from PROJECT and STATUS).",
 )
-@format_option("json", "text")
+@format_option(*RESULT_FORMATS)
 def new(
-    kind: str, artifact_id: str, root: str, task_id: str | None, lang: str | None, fmt: str
+    kind: str, artifact_id: str, root: str | None, task_id: str | None, lang: str | None, fmt: str
 ) -> int:
     """Write a new Task or Report with every required key and section."""
     from project_corpus.scaffold.create import new_artifact
@@ -73,6 +76,7 @@ def new(
     if task_id is not None and kind.lower() != "report":
         raise click.UsageError("--task is only for a report")
     language = lang.lower() if lang else None
-    rel = new_artifact(root, kind.lower(), artifact_id, task_id=task_id, lang=language)
-    _report(root, [rel], fmt)
+    where = located(root)
+    rel = new_artifact(where, kind.lower(), artifact_id, task_id=task_id, lang=language)
+    _report(where, [rel], fmt)
     return 0

@@ -219,11 +219,11 @@ HINTS: dict[str, str] = {
         "omit --index to use .project-corpus/cache/context.sqlite3, or name another *.sqlite3 file "
         "there"
     ),
-    "INDEX_MISSING": f"build it with {_BUILD}",
+    "INDEX_MISSING": f"build it with {_BUILD}, or ask with --fresh (no index)",
     "INDEX_CORRUPT": f"rebuild it with {_BUILD} (the index is disposable)",
     "INDEX_SCHEMA_MISMATCH": f"rebuild it with {_BUILD}",
     "INDEX_PROJECT_MISMATCH": f"rebuild it with {_BUILD}",
-    "INDEX_STALE": f"rebuild it with {_BUILD}",
+    "INDEX_STALE": f"rebuild it with {_BUILD}, or ask with --fresh (no index)",
     "QUERY_EMPTY": "ask with at least one word, e.g. `what is the next action`",
     "QUERY_INVALID": (
         f"ask with a few words of valid text (at most {BOUNDS.query_bytes // 1024} KiB of UTF-8)"

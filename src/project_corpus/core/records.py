@@ -65,12 +65,14 @@ class Document(NamedTuple):
     nonblank_lines: int
     section_paths: tuple[tuple[int, str], ...]
 
+    def meta_line(self, key: str) -> MetaLine | None:
+        """The first metadata line with exactly this key."""
+        return next((entry for entry in self.meta if entry.key == key), None)
+
     def meta_value(self, key: str) -> str | None:
         """The value of the first metadata line with exactly this key."""
-        for entry in self.meta:
-            if entry.key == key:
-                return entry.value
-        return None
+        entry = self.meta_line(key)
+        return None if entry is None else entry.value
 
 
 class Finding(NamedTuple):

@@ -8,7 +8,6 @@ as a `ContextError` (the library contract); `lint_candidates` is the
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable
 from typing import NamedTuple
 
@@ -328,11 +327,3 @@ def validate_candidate(corpus: Corpus, candidate: object) -> dict[str, object]:
         "non_authoritative": True,
         "promotion": PROMOTION,
     }
-
-
-def validate_candidate_at(root: str | os.PathLike[str], candidate: object) -> dict[str, object]:
-    """`validate_candidate` against ROOT's fresh, strict snapshot: the one entry of the
-    candidate view (the MCP tool; the CLI's `candidate-validate` lints files instead)."""
-    from project_corpus.corpus.snapshot import collect
-
-    return validate_candidate(collect(root), candidate)

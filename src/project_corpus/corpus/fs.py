@@ -16,13 +16,13 @@ from collections.abc import Iterator
 from typing import NamedTuple
 
 from project_corpus.core.errors import ContextError
+from project_corpus.core.limits import MAX_DEPTH
 from project_corpus.corpus.roots import resolve_root as resolve_root
 
 _DIR_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
 _FILE_FLAGS = os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC | os.O_NONBLOCK
 # Folders below a source root deeper than this are CONTEXT_LIMIT (no corpus needs more;
 # the re-open cost of the walk grows with depth).
-MAX_DEPTH = 64
 
 
 class Entry(NamedTuple):

@@ -4,9 +4,8 @@ file inside ROOT, at most 1 MiB, strict UTF-8 JSON (docs/cli.md)."""
 from __future__ import annotations
 
 from project_corpus.core.jsonio import parse_json_bytes
+from project_corpus.core.limits import MAX_INPUT_BYTES
 from project_corpus.corpus import fs
-
-MAX_INPUT_BYTES = 1024 * 1024
 
 
 def load_json_input(root: str, user_path: str) -> tuple[str, object]:

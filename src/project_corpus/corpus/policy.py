@@ -13,8 +13,8 @@ from project_corpus.core.records import Finding
 from project_corpus.core.records import Policy
 from project_corpus.core.versions import PROTOCOL_VERSION
 from project_corpus.corpus.layout import POLICY_PATH
+from project_corpus.corpus.vocabulary import PROFILE_ORDER
 
-MAX_POLICY_BYTES = 1024 * 1024
 ID_RE = re.compile(r"^[a-z0-9][a-z0-9._-]{2,63}\Z")
 CAPABILITY_RE = re.compile(r"^[a-z][a-z0-9_.-]*\Z")
 
@@ -23,11 +23,17 @@ BASE_CAPABILITIES = frozenset(
     "migration.plan audit.read git.status git.diff".split()
 )
 SAFE_EDIT_EXTRA = frozenset(["state.update", "task.create", "report.create", "mcp.stdio"])
-PROFILE_CAPABILITIES = {
-    "READ_ONLY": BASE_CAPABILITIES,
-    "SAFE_EDIT": BASE_CAPABILITIES | SAFE_EDIT_EXTRA,
-    "MAINTAINER": BASE_CAPABILITIES | SAFE_EDIT_EXTRA | {"migration.apply"},
-}
+PROFILE_CAPABILITIES = dict(
+    zip(
+        PROFILE_ORDER,
+        (
+            BASE_CAPABILITIES,
+            BASE_CAPABILITIES | SAFE_EDIT_EXTRA,
+            BASE_CAPABILITIES | SAFE_EDIT_EXTRA | {"migration.apply"},
+        ),
+        strict=True,
+    )
+)
 TOP_LEVEL = ("policy_version", "project_id", "profile", "capabilities", "scopes", "requirements")
 TABLE_KEYS = {
     "capabilities": ("allow",),

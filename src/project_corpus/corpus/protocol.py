@@ -15,29 +15,20 @@ from project_corpus.core.versions import PROTOCOL_VERSION
 from project_corpus.corpus.layout import PROJECT_PATH
 from project_corpus.corpus.layout import STATUS_PATH
 from project_corpus.corpus.policy import ID_RE
+from project_corpus.corpus.vocabulary import EVIDENCE_CLASSES
+from project_corpus.corpus.vocabulary import EXACT_NEXT_ACTION
+from project_corpus.corpus.vocabulary import LIFECYCLE
+from project_corpus.corpus.vocabulary import PROJECT_KEYS
+from project_corpus.corpus.vocabulary import PROJECT_SECTIONS
+from project_corpus.corpus.vocabulary import REPORT_ID
+from project_corpus.corpus.vocabulary import REPORT_KEYS
+from project_corpus.corpus.vocabulary import REPORT_SECTIONS
+from project_corpus.corpus.vocabulary import STATUS_KEYS
+from project_corpus.corpus.vocabulary import STATUS_SECTIONS
+from project_corpus.corpus.vocabulary import TASK_ID
+from project_corpus.corpus.vocabulary import TASK_KEYS
+from project_corpus.corpus.vocabulary import TASK_SECTIONS
 
-PROJECT_SECTIONS = ("Objective", "Invariants", "Durable Scope Boundaries", "Non-Goals")
-STATUS_SECTIONS = (
-    "Current Verified Baseline",
-    "Blockers",
-    "Evidence References",
-    "Exact Next Action",
-)
-TASK_SECTIONS = ("Objective", "Scope", "Constraints", "Acceptance Criteria")
-REPORT_SECTIONS = ("Summary", "Evidence", "Limitations")
-PROJECT_KEYS = ("Protocol-Version", "Project-ID", "Logical-Name")
-STATUS_KEYS = (
-    "Protocol-Version",
-    "Project-ID",
-    "Lifecycle-Status",
-    "Active-Task-ID",
-    "Last-Verified-At",
-    "Evidence-Class",
-)
-TASK_KEYS = ("Protocol-Version", "Project-ID", "Task-ID", "Task-Status")
-REPORT_KEYS = ("Protocol-Version", "Project-ID", "Report-ID", "Result")
-LIFECYCLE = ("ACTIVE", "PAUSED", "BLOCKED", "COMPLETE")
-EVIDENCE_CLASSES = ("OBSERVED", "DOCUMENTED", "INFERRED", "UNVERIFIED")
 ABSOLUTE_ROOT_RE = re.compile(
     r"^\s*(filesystem-root|project-root|physical-root)\s*:\s*(/|[a-z]:[\\/]|\\\\)", re.IGNORECASE
 )
@@ -63,7 +54,7 @@ def check_metadata(doc: Document, path: str, keys: tuple[str, ...]) -> Iterator[
             yield _finding(
                 "INVALID_METADATA", path, entry.line, f"Protocol-Version {entry.value!r} is not 2.0"
             )
-        elif entry.key in ("Project-ID", "Task-ID", "Report-ID") and not ID_RE.match(entry.value):
+        elif entry.key in ("Project-ID", TASK_ID, REPORT_ID) and not ID_RE.match(entry.value):
             yield _finding(
                 "INVALID_METADATA",
                 path,
@@ -161,16 +152,16 @@ def is_utc_datetime(value: str) -> bool:
 
 
 def has_next_action(doc: Document) -> bool:
-    content = [text.strip() for _, text in section_text(doc, "Exact Next Action")]
+    content = [text.strip() for _, text in section_text(doc, EXACT_NEXT_ACTION)]
     return any(text and text.strip("-*+ .").upper() not in ("", "NONE") for text in content)
 
 
 def check_artifact(doc: Document, path: str, source_type: str) -> Iterator[Finding]:
     """Task/Report shape (doctor's ARTIFACT_SHAPE): keys, sections, ID equal to the stem."""
     keys, sections, id_key = (
-        (TASK_KEYS, TASK_SECTIONS, "Task-ID")
+        (TASK_KEYS, TASK_SECTIONS, TASK_ID)
         if source_type == "task"
-        else (REPORT_KEYS, REPORT_SECTIONS, "Report-ID")
+        else (REPORT_KEYS, REPORT_SECTIONS, REPORT_ID)
     )
     present = {entry.key for entry in doc.meta}
     titles = {heading.title for heading in doc.headings if heading.level == 2}

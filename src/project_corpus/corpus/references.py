@@ -45,6 +45,9 @@ from project_corpus.corpus.markdown import fenced_line_numbers
 from project_corpus.corpus.policy import ID_RE
 from project_corpus.corpus.policy import in_scope
 from project_corpus.corpus.protocol import section_text
+from project_corpus.corpus.vocabulary import EVIDENCE_REFERENCES
+from project_corpus.corpus.vocabulary import REPORT_ID
+from project_corpus.corpus.vocabulary import TASK_ID
 
 SOURCE_PREFIXES = tuple(inside(folder) for folder in SOURCE_ROOTS)
 CORPUS_PREFIX = inside(CORPUS_DIR)
@@ -62,7 +65,7 @@ EVIDENCE_ID_RE = re.compile(
 )
 BACKTICK_ID_RE = re.compile(r"`([a-z0-9][a-z0-9._-]{2,63})`")
 ID_MARK_RE = re.compile(r"[0-9._-]")
-EVIDENCE_SECTION = "Evidence References"
+EVIDENCE_SECTION = EVIDENCE_REFERENCES
 
 
 # The link patterns are compiled on first use, by the first document that holds `](` or
@@ -117,9 +120,9 @@ def targets(documents: Iterable[tuple[str, Document]]) -> Targets:
     for path, doc in documents:
         sources.add(path)
         if path.startswith(REPORTS_PREFIX):
-            table, key = reports, "Report-ID"
+            table, key = reports, REPORT_ID
         elif path.startswith(TASKS_PREFIX):
-            table, key = tasks, "Task-ID"
+            table, key = tasks, TASK_ID
         else:
             continue
         stem = path.rsplit("/", 1)[-1][: -len(".md")]
@@ -232,7 +235,7 @@ def evidence_ids(doc: Document, table: Targets) -> list[Reference]:
 
 def task_reference(doc: Document, table: Targets) -> list[Reference]:
     """A Report's `Task-ID:` line as a reference to the task (an invalid ID is not one)."""
-    entry = next((m for m in doc.meta if m.key == "Task-ID"), None)
+    entry = doc.meta_line(TASK_ID)
     if entry is None or not ID_RE.match(entry.value):
         return []
     target = _first(table.tasks, entry.value) or task_path(entry.value)

@@ -17,6 +17,7 @@ import unicodedata
 from collections.abc import Callable
 
 from project_corpus.core.errors import ContextError
+from project_corpus.core.limits import MAX_VIEW_BYTES
 from project_corpus.core.records import Finding
 from project_corpus.corpus import fs
 from project_corpus.corpus.layout import ARTIFACT_DIRS
@@ -24,8 +25,7 @@ from project_corpus.corpus.layout import CORPUS_DIR
 from project_corpus.corpus.layout import GENERATED_DIR
 from project_corpus.corpus.layout import REQUIRED
 from project_corpus.corpus.protocol import check_generated
-
-MAX_VIEW_BYTES = 8 * 1024 * 1024
+from project_corpus.corpus.roots import Root
 
 DEVICE_NAMES = frozenset(
     ["con", "prn", "aux", "nul", *(f"com{i}" for i in range(10)), *(f"lpt{i}" for i in range(10))]
@@ -124,8 +124,11 @@ def generated_views(root: str) -> list[Finding]:
 def require_corpus(root: str, given: str | os.PathLike[str]) -> None:
     """CONTEXT_ROOT when ROOT has no `.project-corpus/` at all: every command, the doctor
     and `new` included, says it is not a corpus and points to `init` (or, when a folder
-    above holds a corpus, to that project root: ROOT is never searched for upwards)."""
-    if os.path.lexists(os.path.join(root, CORPUS_DIR)):
+    above holds a corpus, to that project root: a ROOT given is used as given). GIVEN may
+    be the command's `Root` record, which knows the answer already."""
+    if isinstance(given, Root) and given.has_corpus:
+        return  # checked once, when the record was made
+    if not isinstance(given, Root) and os.path.lexists(os.path.join(root, CORPUS_DIR)):
         return
     shown = os.fspath(given)
     above = _corpus_above(root)

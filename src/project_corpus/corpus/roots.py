@@ -1,4 +1,5 @@
-"""The one check of every ROOT a command takes (docs/security.md, #26 R3-7).
+"""The one check of every ROOT a command takes (docs/security.md, #26 R3-7), made once into a
+`Root` record (#32: "find the root once").
 
 A ROOT comes from the command line, a grant file or the API: any bytes the shell passes. It
 is checked once, before anything is read or written, and every way it can be unusable is a
@@ -6,12 +7,20 @@ stable CONTEXT_ROOT (exit 2): a name that is not UTF-8 (no output could show it)
 file system refuses as too long, a missing or non-directory or unreadable folder, a folder
 inside `.project-corpus/`, and for `init` a link to nothing. The root is then resolved once
 (links in its own path are followed, as a shell does); below it nothing is ever followed.
+
+`open_root` makes the one `Root` record of a command: the resolved path, ROOT as given (for
+messages and for paths shown from the current folder) and whether it holds `.project-corpus/`.
+With no ROOT it is the nearest folder at or above the current one that holds
+`.project-corpus/` (as git finds its repository); a ROOT given is used as given. Every
+function that takes a root accepts the record and never resolves it again
+(`resolve_root(Root)` is its path; `required.require_corpus(Root)` reads its flag).
 """
 
 from __future__ import annotations
 
 import os
 import stat
+from typing import NamedTuple
 
 from project_corpus.core.errors import ContextError
 from project_corpus.corpus.layout import CORPUS_DIR
@@ -44,9 +53,48 @@ def check_root_name(given: str) -> None:
         )
 
 
+class Root(NamedTuple):
+    """A project root resolved once. As a path-like object it is ROOT as given."""
+
+    path: str  # absolute, links in its own path resolved
+    given: str  # as the command line or the caller named it ("." or "../.." when found upward)
+    has_corpus: bool  # whether it holds `.project-corpus/` (checked once, when opened)
+
+    def __fspath__(self) -> str:
+        return self.given
+
+
+def open_root(root: str | os.PathLike[str] | None = None) -> Root:
+    """The `Root` record of ROOT (None: found upward from the current folder, as above)."""
+    if isinstance(root, Root):
+        return root
+    given = found_upward() if root is None else os.fspath(root)
+    path = _resolve(given)
+    return Root(path, given, os.path.lexists(os.path.join(path, CORPUS_DIR)))
+
+
+def found_upward() -> str:
+    """The nearest folder at or above the current one that holds `.project-corpus/`, named
+    from the current folder ("." when it is this one, or when there is none)."""
+    here = os.path.realpath(os.curdir)
+    folder = here
+    while not os.path.lexists(os.path.join(folder, CORPUS_DIR)):
+        parent = os.path.dirname(folder)
+        if parent == folder:
+            return os.curdir
+        folder = parent
+    return os.path.relpath(folder, here)
+
+
 def resolve_root(root: str | os.PathLike[str]) -> str:
-    """The project root, resolved once, as a `str` (links in its own path are allowed)."""
-    given = os.fspath(root)
+    """The project root, resolved once, as a `str` (links in its own path are allowed); a
+    `Root` record's path as it is."""
+    if isinstance(root, Root):
+        return root.path
+    return _resolve(os.fspath(root))
+
+
+def _resolve(given: str) -> str:
     check_root_name(given)
     path = os.path.realpath(given)
     what = _root_problem(path)

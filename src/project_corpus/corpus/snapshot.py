@@ -18,6 +18,11 @@ from typing import NamedTuple
 from project_corpus.core.digest import sha256_hex
 from project_corpus.core.errors import ContextError
 from project_corpus.core.jsonio import canonical_sha256
+from project_corpus.core.limits import MAX_NONBLANK_LINES
+from project_corpus.core.limits import MAX_POLICY_BYTES
+from project_corpus.core.limits import MAX_SOURCE_BYTES
+from project_corpus.core.limits import MAX_SOURCES
+from project_corpus.core.limits import MAX_TOTAL_BYTES
 from project_corpus.core.records import Corpus
 from project_corpus.core.records import Document
 from project_corpus.core.records import Finding
@@ -34,7 +39,6 @@ from project_corpus.corpus.layout import STATUS_PATH
 from project_corpus.corpus.markdown import parse_document
 from project_corpus.corpus.policy import EMPTY_POLICY
 from project_corpus.corpus.policy import ID_RE
-from project_corpus.corpus.policy import MAX_POLICY_BYTES
 from project_corpus.corpus.policy import in_scope
 from project_corpus.corpus.policy import parse_policy
 from project_corpus.corpus.policy import policy_line
@@ -49,11 +53,6 @@ from project_corpus.corpus.worktree import WorkTree
 
 if TYPE_CHECKING:
     from project_corpus.corpus.memo import SnapshotMemo
-
-MAX_SOURCE_BYTES = 8 * 1024 * 1024
-MAX_SOURCES = 2048
-MAX_TOTAL_BYTES = 64 * 1024 * 1024
-MAX_NONBLANK_LINES = 50_000
 
 
 class RawSource(NamedTuple):

@@ -13,11 +13,10 @@ from collections.abc import Iterable
 from collections.abc import Sequence
 from datetime import date
 
-from project_corpus.core.errors import ContextError
-from project_corpus.core.records import SEVERITIES
 from project_corpus.core.records import Corpus
-from project_corpus.corpus import fs
 from project_corpus.corpus.required import require_corpus
+from project_corpus.corpus.roots import Root
+from project_corpus.corpus.roots import open_root
 from project_corpus.doctor import candidates as candidate_checks
 from project_corpus.doctor import hygiene
 from project_corpus.doctor._config import LintConfig
@@ -37,6 +36,7 @@ from project_corpus.doctor.registry import CHECKS_BY_CODE
 from project_corpus.doctor.registry import GATES
 from project_corpus.doctor.report import build_report
 from project_corpus.doctor.report import candidate_count
+from project_corpus.doctor.report import fail_on_level
 from project_corpus.doctor.report import finalize
 from project_corpus.doctor.selection import narrow
 
@@ -70,16 +70,14 @@ def memory_doctor(
     Raises ContextError for a bad configuration (CONFIG_INVALID), a bad input file
     (CONTEXT_INPUT_PATH / CONTEXT_INPUT_JSON, BASELINE_INVALID), limits (CONTEXT_LIMIT) or a
     bad ROOT."""
-    fail_on = fail_on.upper()
-    if fail_on not in SEVERITIES:
-        raise ContextError("USAGE_ERROR", f"--fail-on must be FAIL or WARN, not {fail_on!r}")
-    root_path = fs.resolve_root(root)
-    require_corpus(root_path, root)  # CONTEXT_ROOT with the `init` hint, before any config
-    lint = narrow(load_config(root_path, config, CHECKS_BY_CODE), CHECKS_BY_CODE, select, ignore)
+    fail_on = fail_on_level(fail_on)
+    root = open_root(root)
+    require_corpus(root.path, root)  # CONTEXT_ROOT with the `init` hint, before any config
+    lint = narrow(load_config(root.path, config, CHECKS_BY_CODE), CHECKS_BY_CODE, select, ignore)
     lint = with_max_age(lint, max_status_age)
     earlier = _read_baseline(baseline) if baseline is not None else None
     wants_index = check_index or index is not None
-    view = gather(root_path, lint, wants_index, index, bundle, candidates, today, memo)
+    view = gather(root, lint, wants_index, index, bundle, candidates, today, memo)
     issues, skipped = run_checks(view, CHECKS, lint)
     entries = judge_suppressions(issues, skipped, lint, view.corpus)
     return _report(view, entries, skipped, fail_on, earlier)
@@ -145,7 +143,7 @@ def lint_corpus(
 
 
 def gather(
-    root: str,
+    root: Root,
     lint: LintConfig,
     wants_index: bool,
     index: str | None,
@@ -159,9 +157,10 @@ def gather(
     from project_corpus.corpus.snapshot import collect
     from project_corpus.doctor.index import open_for_doctor
 
+    path = root.path
     stored, error, index_rel = open_for_doctor(root, index) if wants_index else (None, None, "")
-    bundle_file = _load_bundle(root, bundle)
-    candidate_files = tuple(load_input(root, path) for path in candidates)
+    bundle_file = _load_bundle(path, bundle)
+    candidate_files = tuple(load_input(path, user_path) for user_path in candidates)
     corpus = collect(root, strict=False, memo=memo.snapshot if memo else None)
     shas = (source.sha256 for source in corpus.sources)
     scans = memo.scans.for_run(scan_terms(lint), shas) if memo else {}
@@ -247,5 +246,5 @@ def run_checks(
         if lint.rules.get(item.code) == "off" or not _ready(view, item.needs):
             skipped.append(item.code)
             continue
-        issues.extend(item.run(view))
+        issues.extend(item.report(view))
     return issues, skipped

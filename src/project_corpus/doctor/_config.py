@@ -10,13 +10,13 @@ from typing import NamedTuple
 from typing import Protocol
 
 from project_corpus.core.errors import ContextError
+from project_corpus.core.limits import MAX_CONFIG_BYTES
 from project_corpus.core.records import SEVERITIES
 from project_corpus.corpus import fs
 from project_corpus.corpus.layout import LINT_CONFIG_PATH
 from project_corpus.corpus.snapshot import paused_gc
 
 DEFAULT_CONFIG_PATH = LINT_CONFIG_PATH
-MAX_CONFIG_BYTES = 256 * 1024
 DEFAULT_STATUS_MAX_BYTES = 12_000
 TOP_KEYS = ("rules", "ignore", "volatile_terms", "status_max_bytes", "status_max_age_days")
 # The one clock-dependent check runs only with a maximum age (`status_max_age_days` or

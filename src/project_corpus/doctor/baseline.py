@@ -22,9 +22,9 @@ from urllib.parse import unquote
 
 from project_corpus.core.errors import ContextError
 from project_corpus.core.jsonio import parse_json_bytes
+from project_corpus.core.limits import MAX_BASELINE_BYTES
 from project_corpus.doctor.report import FINGERPRINT_KEY
 
-MAX_BASELINE_BYTES = 32 * 1024 * 1024
 FINGERPRINT_RE = re.compile(r"^[0-9a-f]{32}\Z")
 CODE_RE = re.compile(r"^[A-Z][A-Z0-9_]*\Z")
 SARIF_SEVERITIES = {"error": "FAIL", "warning": "WARN", "note": "WARN", "none": "WARN"}

@@ -12,6 +12,7 @@ from project_corpus.core.records import SHA256_RE
 from project_corpus.doctor._inputs import escape_token
 from project_corpus.doctor._inputs import line_of
 from project_corpus.doctor._inputs import pointer_lines
+from project_corpus.doctor.records import Check
 from project_corpus.doctor.records import DoctorView
 from project_corpus.doctor.records import Issue
 from project_corpus.doctor.records import LoadedJSON
@@ -38,7 +39,7 @@ def _snapshot_map(bundle: dict[str, object]) -> dict[str, str] | None:
 
 
 @check("BUNDLE_PROJECT_MISMATCH", "bundle-project-mismatch", severity="FAIL", needs="bundle")
-def bundle_project_mismatch(view: DoctorView) -> Iterator[Issue]:
+def bundle_project_mismatch(view: DoctorView, this: Check) -> Iterator[Issue]:
     """The bundle was compiled for another project.
 
     ## Why it matters
@@ -52,11 +53,11 @@ def bundle_project_mismatch(view: DoctorView) -> Iterator[Issue]:
         detail = (
             f"bundle project {found[1].get('project_id')!r} != corpus {view.corpus.project_id!r}"
         )
-        yield _at(found[0], "BUNDLE_PROJECT_MISMATCH", "/project_id", detail, "project_id")
+        yield _at(found[0], this.code, "/project_id", detail, "project_id")
 
 
 @check("BUNDLE_SNAPSHOT", "bundle-snapshot", severity="FAIL", needs="bundle")
-def bundle_snapshot(view: DoctorView) -> Iterator[Issue]:
+def bundle_snapshot(view: DoctorView, this: Check) -> Iterator[Issue]:
     """The bundle has no usable snapshot: source_snapshot_digest or selected_source_snapshot.
 
     ## Why it matters
@@ -75,7 +76,7 @@ def bundle_snapshot(view: DoctorView) -> Iterator[Issue]:
     ):
         yield _at(
             loaded,
-            "BUNDLE_SNAPSHOT",
+            this.code,
             "/source_snapshot_digest",
             "source_snapshot_digest is missing or not a SHA-256 hex digest",
             "digest",
@@ -83,7 +84,7 @@ def bundle_snapshot(view: DoctorView) -> Iterator[Issue]:
     if _snapshot_map(bundle) is None:
         yield _at(
             loaded,
-            "BUNDLE_SNAPSHOT",
+            this.code,
             "/selected_source_snapshot",
             "selected_source_snapshot is missing or not a {path: sha256} object",
             "selected",
@@ -91,7 +92,7 @@ def bundle_snapshot(view: DoctorView) -> Iterator[Issue]:
 
 
 @check("BUNDLE_HASH", "bundle-hash", severity="FAIL", needs="bundle")
-def bundle_hash_check(view: DoctorView) -> Iterator[Issue]:
+def bundle_hash_check(view: DoctorView, this: Check) -> Iterator[Issue]:
     """## Why it matters
     The hash (SHA-256 of the canonical JSON without `created_at` and `bundle_sha256`)
     is what lets a receipt and a reviewer trust that the agent saw exactly this context.
@@ -105,7 +106,7 @@ def bundle_hash_check(view: DoctorView) -> Iterator[Issue]:
     if loaded is None:
         return
     if not isinstance(loaded.value, dict):
-        yield _at(loaded, "BUNDLE_HASH", "", "malformed bundle: not a JSON object", "malformed")
+        yield _at(loaded, this.code, "", "malformed bundle: not a JSON object", "malformed")
         return
     try:
         actual = bundle_hash(loaded.value)
@@ -114,7 +115,7 @@ def bundle_hash_check(view: DoctorView) -> Iterator[Issue]:
     if actual != loaded.value.get("bundle_sha256"):
         yield _at(
             loaded,
-            "BUNDLE_HASH",
+            this.code,
             "/bundle_sha256",
             "bundle_sha256 does not match the bundle's content",
             "hash",
@@ -122,7 +123,7 @@ def bundle_hash_check(view: DoctorView) -> Iterator[Issue]:
 
 
 @check("BUNDLE_STALE_SOURCE", "bundle-stale-source", severity="FAIL", needs="bundle")
-def bundle_stale_source(view: DoctorView) -> Iterator[Issue]:
+def bundle_stale_source(view: DoctorView, this: Check) -> Iterator[Issue]:
     """A source selected by the bundle changed or vanished since the bundle was compiled.
 
     ## Why it matters
@@ -142,7 +143,7 @@ def bundle_stale_source(view: DoctorView) -> Iterator[Issue]:
             state = "vanished or left the scope" if source is None or source.foreign else "changed"
             yield _at(
                 found[0],
-                "BUNDLE_STALE_SOURCE",
+                this.code,
                 f"/selected_source_snapshot/{escape_token(path)}",
                 f"{path} {state}",
                 path,
@@ -155,7 +156,7 @@ def bundle_stale_source(view: DoctorView) -> Iterator[Issue]:
     severity="FAIL",
     needs="bundle",
 )
-def bundle_full_snapshot_mismatch(view: DoctorView) -> Iterator[Issue]:
+def bundle_full_snapshot_mismatch(view: DoctorView, this: Check) -> Iterator[Issue]:
     """The whole scoped snapshot changed since the bundle was compiled.
 
     ## Why it matters
@@ -175,8 +176,18 @@ def bundle_full_snapshot_mismatch(view: DoctorView) -> Iterator[Issue]:
     ):
         yield _at(
             found[0],
-            "BUNDLE_FULL_SNAPSHOT_MISMATCH",
+            this.code,
             "/source_snapshot_digest",
             "source_snapshot_digest differs from the current snapshot's digest",
             "digest",
         )
+
+
+# This family's checks, in the order of docs/checks.md (the registry concatenates them).
+CHECKS: tuple[Check, ...] = (
+    bundle_project_mismatch,
+    bundle_snapshot,
+    bundle_hash_check,
+    bundle_stale_source,
+    bundle_full_snapshot_mismatch,
+)

@@ -14,12 +14,14 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from project_corpus.core.records import Corpus
-from project_corpus.corpus import fs
+from project_corpus.corpus.required import require_corpus
+from project_corpus.corpus.roots import open_root
 from project_corpus.corpus.snapshot import collect
 from project_corpus.doctor._inputs import candidate_dir_files
 from project_corpus.doctor._inputs import line_of
 from project_corpus.doctor._inputs import load_input
 from project_corpus.doctor._inputs import pointer_lines
+from project_corpus.doctor.records import Check
 from project_corpus.doctor.records import DoctorView
 from project_corpus.doctor.records import Issue
 from project_corpus.doctor.records import LoadedJSON
@@ -68,12 +70,8 @@ def _issue(path: str, pointer: str, problem: Problem, lines: dict[str, int]) -> 
     )
 
 
-def _by_code(view: DoctorView, code: str) -> Iterator[Issue]:
-    yield from view.candidate_issues.get(code, ())
-
-
 @check("CANDIDATE_SCHEMA", "candidate-schema", severity="FAIL", needs="candidates")
-def candidate_schema(view: DoctorView) -> Iterator[Issue]:
+def candidate_schema(view: DoctorView, this: Check) -> Iterator[Issue]:
     """Detected by `project_corpus.corpus.candidate.candidate_problems`.
 
     ## Why it matters
@@ -84,11 +82,11 @@ def candidate_schema(view: DoctorView) -> Iterator[Issue]:
     ## Fix
     Add the missing keys, remove the others (the finding's `pointer` names the key).
     """
-    yield from _by_code(view, "CANDIDATE_SCHEMA")
+    yield from this.from_candidates(view)
 
 
 @check("CANDIDATE_PROJECT", "candidate-project", severity="FAIL", needs="candidates")
-def candidate_project(view: DoctorView) -> Iterator[Issue]:
+def candidate_project(view: DoctorView, this: Check) -> Iterator[Issue]:
     """Detected by `project_corpus.corpus.candidate.candidate_problems`.
 
     ## Why it matters
@@ -99,11 +97,11 @@ def candidate_project(view: DoctorView) -> Iterator[Issue]:
     Set `project_id` to the `Project-ID` of `.project-corpus/state/PROJECT.md`, or move
     the candidate to the project it belongs to.
     """
-    yield from _by_code(view, "CANDIDATE_PROJECT")
+    yield from this.from_candidates(view)
 
 
 @check("CANDIDATE_ID", "candidate-id", severity="FAIL", needs="candidates")
-def candidate_id(view: DoctorView) -> Iterator[Issue]:
+def candidate_id(view: DoctorView, this: Check) -> Iterator[Issue]:
     """Detected by `project_corpus.corpus.candidate.candidate_problems`.
 
     ## Why it matters
@@ -112,11 +110,11 @@ def candidate_id(view: DoctorView) -> Iterator[Issue]:
     ## Fix
     Use 3 to 64 lowercase letters, digits, `.`, `_` or `-`, starting with a letter or digit.
     """
-    yield from _by_code(view, "CANDIDATE_ID")
+    yield from this.from_candidates(view)
 
 
 @check("CANDIDATE_KIND", "candidate-kind", severity="FAIL", needs="candidates")
-def candidate_kind(view: DoctorView) -> Iterator[Issue]:
+def candidate_kind(view: DoctorView, this: Check) -> Iterator[Issue]:
     """Detected by `project_corpus.corpus.candidate.candidate_problems`.
 
     ## Why it matters
@@ -126,11 +124,11 @@ def candidate_kind(view: DoctorView) -> Iterator[Issue]:
     Use one of `semantic_fact`, `episodic_evidence`, `procedural_knowledge`,
     `environment_gotcha`, `premise`, `resource_reference` (a string, not a list).
     """
-    yield from _by_code(view, "CANDIDATE_KIND")
+    yield from this.from_candidates(view)
 
 
 @check("CANDIDATE_STATEMENT", "candidate-statement", severity="FAIL", needs="candidates")
-def candidate_statement(view: DoctorView) -> Iterator[Issue]:
+def candidate_statement(view: DoctorView, this: Check) -> Iterator[Issue]:
     """Detected by `project_corpus.corpus.candidate.candidate_problems`.
 
     ## Why it matters
@@ -140,11 +138,11 @@ def candidate_statement(view: DoctorView) -> Iterator[Issue]:
     ## Fix
     State one claim in at most 4,000 characters; split longer material into candidates.
     """
-    yield from _by_code(view, "CANDIDATE_STATEMENT")
+    yield from this.from_candidates(view)
 
 
 @check("CANDIDATE_TIME", "candidate-time", severity="FAIL", needs="candidates")
-def candidate_time(view: DoctorView) -> Iterator[Issue]:
+def candidate_time(view: DoctorView, this: Check) -> Iterator[Issue]:
     """Detected by `project_corpus.corpus.candidate.candidate_problems`.
 
     ## Why it matters
@@ -154,11 +152,11 @@ def candidate_time(view: DoctorView) -> Iterator[Issue]:
     ## Fix
     Write the creation time in UTC with seconds and a `Z`, e.g. `2026-11-20T09:00:00Z`.
     """
-    yield from _by_code(view, "CANDIDATE_TIME")
+    yield from this.from_candidates(view)
 
 
 @check("CANDIDATE_EVIDENCE", "candidate-evidence", severity="FAIL", needs="candidates")
-def candidate_evidence(view: DoctorView) -> Iterator[Issue]:
+def candidate_evidence(view: DoctorView, this: Check) -> Iterator[Issue]:
     """Detected by `project_corpus.corpus.candidate.validate_candidate`.
 
     ## Why it matters
@@ -171,13 +169,13 @@ def candidate_evidence(view: DoctorView) -> Iterator[Issue]:
     Re-read the source, then copy its current path, SHA-256 and line into the ref. The
     finding's `source_path` and `source_line` name the referenced source.
     """
-    yield from _by_code(view, "CANDIDATE_EVIDENCE")
+    yield from this.from_candidates(view)
 
 
 @check(
     "CANDIDATE_WITHOUT_EVIDENCE", "candidate-without-evidence", severity="FAIL", needs="candidates"
 )
-def candidate_without_evidence(view: DoctorView) -> Iterator[Issue]:
+def candidate_without_evidence(view: DoctorView, this: Check) -> Iterator[Issue]:
     """A candidate has an empty source_refs list: a claim without evidence.
 
     Detected by `project_corpus.corpus.candidate.validate_candidate`.
@@ -189,32 +187,32 @@ def candidate_without_evidence(view: DoctorView) -> Iterator[Issue]:
     ## Fix
     Add at least one source ref to the Task, Report, History or state line it rests on.
     """
-    yield from _by_code(view, "CANDIDATE_WITHOUT_EVIDENCE")
+    yield from this.from_candidates(view)
 
 
 def lint_candidates(root: str | os.PathLike[str], files: Sequence[str]) -> dict[str, object]:
     """The `context candidate-validate` report: every problem of every candidate in FILES
-    (default: every `*.json` in .project-corpus/candidates/), against the strict snapshot."""
-
-    root_path = fs.resolve_root(root)
-    loaded = [load_input(root_path, f) for f in files] if files else candidate_dir_files(root_path)
-    corpus = collect(root_path)
+    (default: every `*.json` in .project-corpus/candidates/), against the strict snapshot.
+    With no candidate there is nothing to validate: a corpus that does not conform is the
+    doctor's finding, not this report's (one red pre-commit hook per cause)."""
+    opened = open_root(root)
+    path = opened.path
+    loaded = [load_input(path, f) for f in files] if files else candidate_dir_files(path)
+    require_corpus(path, opened)
+    corpus = collect(opened, strict=bool(loaded))
     issues = [issue for entry in loaded for issue in file_issues(entry, corpus)]
-    return lint_report(corpus, issues, candidate_count(loaded), _CANDIDATE_CHECKS)
+    return lint_report(corpus, issues, candidate_count(loaded), {c.code: c for c in CHECKS})
 
 
-# The checks whose codes `lint_candidates` reports (the registry lists them too; importing it
-# here would make the registry and this family import each other).
-_CANDIDATE_CHECKS = {
-    c.code: c
-    for c in (
-        candidate_schema,
-        candidate_project,
-        candidate_id,
-        candidate_kind,
-        candidate_statement,
-        candidate_time,
-        candidate_evidence,
-        candidate_without_evidence,
-    )
-}
+# This family's checks, in the order of docs/checks.md (the registry concatenates them, and
+# `lint_candidates` reports their codes).
+CHECKS: tuple[Check, ...] = (
+    candidate_schema,
+    candidate_project,
+    candidate_id,
+    candidate_kind,
+    candidate_statement,
+    candidate_time,
+    candidate_evidence,
+    candidate_without_evidence,
+)

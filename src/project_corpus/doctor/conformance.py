@@ -9,14 +9,14 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from project_corpus.doctor.records import Check
 from project_corpus.doctor.records import DoctorView
 from project_corpus.doctor.records import Issue
 from project_corpus.doctor.records import check
-from project_corpus.doctor.records import snapshot_issues
 
 
 @check("MISSING_REQUIRED_PATH", "missing-required-path", severity="FAIL", gate=True)
-def missing_required_path(view: DoctorView) -> Iterator[Issue]:
+def missing_required_path(view: DoctorView, this: Check) -> Iterator[Issue]:
     """Detected by `project_corpus.corpus.required.required_paths`.
 
     ## Why it matters
@@ -28,11 +28,11 @@ def missing_required_path(view: DoctorView) -> Iterator[Issue]:
     Create the path (`tasks/`, `reports/` and `history/` may be empty; keep them in Git
     with a `.gitkeep`).
     """
-    yield from snapshot_issues(view, "MISSING_REQUIRED_PATH")
+    yield from this.from_snapshot(view)
 
 
 @check("REQUIRED_PATH_LINK", "required-path-link", severity="FAIL", gate=True)
-def required_path_link(view: DoctorView) -> Iterator[Issue]:
+def required_path_link(view: DoctorView, this: Check) -> Iterator[Issue]:
     """Detected by `project_corpus.corpus.required.required_paths`.
 
     ## Why it matters
@@ -42,11 +42,11 @@ def required_path_link(view: DoctorView) -> Iterator[Issue]:
     ## Fix
     Replace the link by the real file or directory.
     """
-    yield from snapshot_issues(view, "REQUIRED_PATH_LINK")
+    yield from this.from_snapshot(view)
 
 
 @check("INVALID_ENCODING", "invalid-encoding", severity="FAIL", gate=True)
-def invalid_encoding(view: DoctorView) -> Iterator[Issue]:
+def invalid_encoding(view: DoctorView, this: Check) -> Iterator[Issue]:
     """Detected by `project_corpus.corpus.snapshot.collect`.
 
     ## Why it matters
@@ -56,11 +56,11 @@ def invalid_encoding(view: DoctorView) -> Iterator[Issue]:
     ## Fix
     Re-save the file as UTF-8 (the detail names the first bad byte offset).
     """
-    yield from snapshot_issues(view, "INVALID_ENCODING")
+    yield from this.from_snapshot(view)
 
 
 @check("MISSING_METADATA", "missing-metadata", severity="FAIL", gate=True)
-def missing_metadata(view: DoctorView) -> Iterator[Issue]:
+def missing_metadata(view: DoctorView, this: Check) -> Iterator[Issue]:
     """Detected by `project_corpus.corpus.protocol.check_metadata`.
 
     ## Why it matters
@@ -71,11 +71,11 @@ def missing_metadata(view: DoctorView) -> Iterator[Issue]:
     ## Fix
     Add the `Key: value` line named in the detail to the metadata block, right after the H1.
     """
-    yield from snapshot_issues(view, "MISSING_METADATA")
+    yield from this.from_snapshot(view)
 
 
 @check("INVALID_METADATA", "invalid-metadata", severity="FAIL", gate=True)
-def invalid_metadata(view: DoctorView) -> Iterator[Issue]:
+def invalid_metadata(view: DoctorView, this: Check) -> Iterator[Issue]:
     """Detected by `project_corpus.corpus.protocol.check_metadata`, `check_project` and
     `check_status`.
 
@@ -87,11 +87,11 @@ def invalid_metadata(view: DoctorView) -> Iterator[Issue]:
     ## Fix
     Correct the value on the reported line (the detail says what is expected).
     """
-    yield from snapshot_issues(view, "INVALID_METADATA")
+    yield from this.from_snapshot(view)
 
 
 @check("MISSING_SECTION", "missing-section", severity="FAIL", gate=True)
-def missing_section(view: DoctorView) -> Iterator[Issue]:
+def missing_section(view: DoctorView, this: Check) -> Iterator[Issue]:
     """Detected by `project_corpus.corpus.protocol.check_sections`.
 
     ## Why it matters
@@ -102,11 +102,11 @@ def missing_section(view: DoctorView) -> Iterator[Issue]:
     ## Fix
     Add the `## Section` heading named in the detail (`NONE` is valid content).
     """
-    yield from snapshot_issues(view, "MISSING_SECTION")
+    yield from this.from_snapshot(view)
 
 
 @check("DUPLICATE_SECTION", "duplicate-section", severity="FAIL", gate=True)
-def duplicate_section(view: DoctorView) -> Iterator[Issue]:
+def duplicate_section(view: DoctorView, this: Check) -> Iterator[Issue]:
     """Detected by `project_corpus.corpus.protocol.check_sections`.
 
     ## Why it matters
@@ -115,11 +115,11 @@ def duplicate_section(view: DoctorView) -> Iterator[Issue]:
     ## Fix
     Merge the sections into one.
     """
-    yield from snapshot_issues(view, "DUPLICATE_SECTION")
+    yield from this.from_snapshot(view)
 
 
 @check("SECTION_ORDER", "section-order", severity="FAIL", gate=True)
-def section_order(view: DoctorView) -> Iterator[Issue]:
+def section_order(view: DoctorView, this: Check) -> Iterator[Issue]:
     """Detected by `project_corpus.corpus.protocol.check_sections`.
 
     ## Why it matters
@@ -129,11 +129,11 @@ def section_order(view: DoctorView) -> Iterator[Issue]:
     ## Fix
     Move the sections into the order given in the detail.
     """
-    yield from snapshot_issues(view, "SECTION_ORDER")
+    yield from this.from_snapshot(view)
 
 
 @check("PROJECT_ID_MISMATCH", "project-id-mismatch", severity="FAIL", gate=True)
-def project_id_mismatch(view: DoctorView) -> Iterator[Issue]:
+def project_id_mismatch(view: DoctorView, this: Check) -> Iterator[Issue]:
     """## Why it matters
     PROJECT's `Project-ID` is the identity. A STATUS or policy naming another project
     means the state may belong elsewhere; a Task or Report naming another project is
@@ -143,15 +143,14 @@ def project_id_mismatch(view: DoctorView) -> Iterator[Issue]:
     Make the `Project-ID` line (or the policy `project_id`) match PROJECT, or move the
     foreign document to its own corpus.
     """
-    yield from snapshot_issues(view, "PROJECT_ID_MISMATCH")
+    yield from this.from_snapshot(view)
     if not view.has_project():
         return
     for source in view.corpus.sources:
         if source.foreign:
             line = next(m.line for m in source.doc.meta if m.key == "Project-ID")
             detail = f"Project-ID {source.project_id!r} != PROJECT {view.corpus.project_id!r}"
-            yield Issue(
-                "PROJECT_ID_MISMATCH",
+            yield this.issue(
                 source.path,
                 line,
                 detail,
@@ -160,7 +159,7 @@ def project_id_mismatch(view: DoctorView) -> Iterator[Issue]:
 
 
 @check("ROLE_OVERLAP", "role-overlap", severity="FAIL", gate=True)
-def role_overlap(view: DoctorView) -> Iterator[Issue]:
+def role_overlap(view: DoctorView, this: Check) -> Iterator[Issue]:
     """Detected by `project_corpus.corpus.protocol.check_project` and `check_status`.
 
     ## Why it matters
@@ -170,11 +169,11 @@ def role_overlap(view: DoctorView) -> Iterator[Issue]:
     ## Fix
     Move the section to the document it belongs to.
     """
-    yield from snapshot_issues(view, "ROLE_OVERLAP")
+    yield from this.from_snapshot(view)
 
 
 @check("PROJECT_ABSOLUTE_ROOT", "project-absolute-root", severity="FAIL", gate=True)
-def project_absolute_root(view: DoctorView) -> Iterator[Issue]:
+def project_absolute_root(view: DoctorView, this: Check) -> Iterator[Issue]:
     """Detected by `project_corpus.corpus.protocol.check_project`.
 
     ## Why it matters
@@ -184,11 +183,11 @@ def project_absolute_root(view: DoctorView) -> Iterator[Issue]:
     ## Fix
     Remove the line; the project root is wherever the corpus is checked out.
     """
-    yield from snapshot_issues(view, "PROJECT_ABSOLUTE_ROOT")
+    yield from this.from_snapshot(view)
 
 
 @check("GENERATED_VIEW_UNMARKED", "generated-view-unmarked", severity="FAIL", gate=True)
-def generated_view_unmarked(view: DoctorView) -> Iterator[Issue]:
+def generated_view_unmarked(view: DoctorView, this: Check) -> Iterator[Issue]:
     """Detected by `project_corpus.corpus.protocol.check_generated`.
 
     ## Why it matters
@@ -198,11 +197,11 @@ def generated_view_unmarked(view: DoctorView) -> Iterator[Issue]:
     ## Fix
     Put `NON_AUTHORITATIVE_VIEW` near the top of the file (or regenerate it).
     """
-    yield from snapshot_issues(view, "GENERATED_VIEW_UNMARKED")
+    yield from this.from_snapshot(view)
 
 
 @check("CONTEXT_SCOPE", "context-scope", severity="FAIL", gate=True)
-def context_scope(view: DoctorView) -> Iterator[Issue]:
+def context_scope(view: DoctorView, this: Check) -> Iterator[Issue]:
     """Detected by `project_corpus.corpus.snapshot.collect`.
 
     ## Why it matters
@@ -212,11 +211,11 @@ def context_scope(view: DoctorView) -> Iterator[Issue]:
     ## Fix
     Add `.project-corpus/state/**` (or the exact paths) to `[scopes] read` in policy.toml.
     """
-    yield from snapshot_issues(view, "CONTEXT_SCOPE")
+    yield from this.from_snapshot(view)
 
 
 @check("SOURCE_LINK", "source-link", severity="FAIL", gate=True)
-def source_link(view: DoctorView) -> Iterator[Issue]:
+def source_link(view: DoctorView, this: Check) -> Iterator[Issue]:
     """Detected by `project_corpus.corpus.snapshot.collect`.
 
     ## Why it matters
@@ -228,11 +227,11 @@ def source_link(view: DoctorView) -> Iterator[Issue]:
     ## Fix
     Replace the link by a regular file, or move it out of the read scope.
     """
-    yield from snapshot_issues(view, "SOURCE_LINK")
+    yield from this.from_snapshot(view)
 
 
 @check("SOURCE_PATH", "source-path", severity="FAIL", gate=True)
-def source_path(view: DoctorView) -> Iterator[Issue]:
+def source_path(view: DoctorView, this: Check) -> Iterator[Issue]:
     """Detected by `project_corpus.corpus.snapshot.collect`.
 
     ## Why it matters
@@ -246,4 +245,24 @@ def source_path(view: DoctorView) -> Iterator[Issue]:
     ## Fix
     Rename the file named in the finding (the detail names the path it collides with).
     """
-    yield from snapshot_issues(view, "SOURCE_PATH")
+    yield from this.from_snapshot(view)
+
+
+# This family's checks, in the order of docs/checks.md (the registry concatenates them).
+CHECKS: tuple[Check, ...] = (
+    missing_required_path,
+    required_path_link,
+    invalid_encoding,
+    missing_metadata,
+    invalid_metadata,
+    missing_section,
+    duplicate_section,
+    section_order,
+    project_id_mismatch,
+    role_overlap,
+    project_absolute_root,
+    generated_view_unmarked,
+    context_scope,
+    source_link,
+    source_path,
+)

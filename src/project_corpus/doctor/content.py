@@ -26,6 +26,7 @@ from project_corpus.corpus.layout import STATUS_PATH
 from project_corpus.corpus.protocol import check_artifact
 from project_corpus.doctor import _volatile as volatile
 from project_corpus.doctor._config import LintConfig
+from project_corpus.doctor.records import Check
 from project_corpus.doctor.records import ContentScan
 from project_corpus.doctor.records import DoctorView
 from project_corpus.doctor.records import Issue
@@ -167,7 +168,7 @@ def _freshness_labelled(source: Source) -> bool:
 
 
 @check("VOLATILE_WITHOUT_FRESHNESS", "volatile-without-freshness", severity="WARN")
-def volatile_without_freshness(view: DoctorView) -> Iterator[Issue]:
+def volatile_without_freshness(view: DoctorView, this: Check) -> Iterator[Issue]:
     """A Task, Report or History item states a volatile claim without a freshness label.
 
     ## Why it matters
@@ -200,7 +201,7 @@ def volatile_without_freshness(view: DoctorView) -> Iterator[Issue]:
                 )
             line, column = span_position(source.doc, span, offset)
             issue = (source.path, line, details[term], anchor)
-            yield Issue("VOLATILE_WITHOUT_FRESHNESS", *issue, normalised=True, column=column)
+            yield this.issue(*issue, normalised=True, column=column)
 
 
 def _unlabelled_claims(
@@ -248,7 +249,7 @@ def term_candidates(
 
 
 @check("INVALID_TIMESTAMP", "invalid-timestamp", severity="WARN")
-def invalid_timestamp(view: DoctorView) -> Iterator[Issue]:
+def invalid_timestamp(view: DoctorView, this: Check) -> Iterator[Issue]:
     """A timestamp label's value is not an RFC 3339 date-time or a plain date.
 
     ## Why it matters
@@ -267,8 +268,7 @@ def invalid_timestamp(view: DoctorView) -> Iterator[Issue]:
         for meta in source.doc.meta:
             if meta.key not in TIMESTAMP_KEYS or _timestamp_ok(source, meta.key, meta.value):
                 continue
-            yield Issue(
-                "INVALID_TIMESTAMP",
+            yield this.issue(
                 source.path,
                 meta.line,
                 f"{meta.key} {meta.value!r} is not an RFC 3339 date-time or a date",
@@ -303,7 +303,7 @@ def artifact_shape(view: DoctorView) -> Iterator[Issue]:
 
 
 @check("OVERSIZED_STATUS", "oversized-status", severity="WARN")
-def oversized_status(view: DoctorView) -> Iterator[Issue]:
+def oversized_status(view: DoctorView, this: Check) -> Iterator[Issue]:
     """STATUS is larger than 12,000 bytes (configurable with status_max_bytes).
 
     ## Why it matters
@@ -316,10 +316,19 @@ def oversized_status(view: DoctorView) -> Iterator[Issue]:
     status = view.corpus.by_path.get(STATUS_PATH)
     limit = view.config.status_max_bytes
     if status is not None and status.size > limit:
-        yield Issue(
-            "OVERSIZED_STATUS",
+        yield this.issue(
             STATUS_PATH,
             1,
             f"{status.size} bytes; at most {limit}",
-            anchor="OVERSIZED_STATUS",
+            anchor=this.code,
         )
+
+
+# This family's checks, in the order of docs/checks.md (the registry concatenates them).
+CHECKS: tuple[Check, ...] = (
+    duplicate_memory_item,
+    volatile_without_freshness,
+    invalid_timestamp,
+    artifact_shape,
+    oversized_status,
+)

@@ -14,6 +14,7 @@ from project_corpus.doctor._suppress import comment_lines
 from project_corpus.doctor._suppress import directive_re
 from project_corpus.doctor._suppress import mention_re
 from project_corpus.doctor._suppress import parse_directives
+from project_corpus.doctor.records import Check
 from project_corpus.doctor.records import DoctorView
 from project_corpus.doctor.records import Issue
 from project_corpus.doctor.records import check
@@ -34,7 +35,7 @@ def _problems(text: str, gates: dict[str, bool]) -> Iterator[str]:
 
 
 @check("INVALID_SUPPRESSION", "invalid-suppression", severity="WARN")
-def invalid_suppression(view: DoctorView) -> Iterator[Issue]:
+def invalid_suppression(view: DoctorView, this: Check) -> Iterator[Issue]:
     """An inline suppression directive is malformed or names a code it cannot suppress.
 
     ## Why it matters
@@ -52,7 +53,7 @@ def invalid_suppression(view: DoctorView) -> Iterator[Issue]:
         for line, text in comment_lines(source.doc):
             if mention_re().match(text):
                 for detail in _problems(text, gates):
-                    yield Issue("INVALID_SUPPRESSION", source.path, line, detail, detail)
+                    yield this.issue(source.path, line, detail, detail)
 
 
 @check("UNUSED_SUPPRESSION", "unused-suppression", severity="WARN")
@@ -91,3 +92,10 @@ def unused_directives(
                         Issue("UNUSED_SUPPRESSION", source.path, directive.line, detail, anchor)
                     )
     return issues
+
+
+# This family's checks, in the order of docs/checks.md (the registry concatenates them).
+CHECKS: tuple[Check, ...] = (
+    invalid_suppression,
+    unused_suppression,
+)

@@ -14,6 +14,8 @@ from typing import TYPE_CHECKING
 
 from project_corpus.core.errors import ContextError
 from project_corpus.corpus.layout import CACHE_DIR
+from project_corpus.corpus.roots import Root
+from project_corpus.doctor.records import Check
 from project_corpus.doctor.records import DoctorView
 from project_corpus.doctor.records import Issue
 from project_corpus.doctor.records import check
@@ -26,19 +28,20 @@ OPEN_CODES = ("INDEX_MISSING", "INDEX_CORRUPT", "INDEX_SCHEMA_MISMATCH", "INDEX_
 
 
 def open_for_doctor(
-    root: str, index: str | None
+    opened: Root, index: str | None
 ) -> tuple[StoredIndex | None, ContextError | None, str]:
     """(stored index, the error that made it unusable, portable index path). Only the
     INDEX_* opening errors become findings; anything else (CONTEXT_LIMIT) is raised."""
     from project_corpus.index.store import open_index
     from project_corpus.index.store import resolve_index_path
 
+    root = opened.path
     try:
         rel = f"{CACHE_DIR}/{resolve_index_path(root, index)}"
     except ContextError as exc:
         return None, _without_paths(exc, root, index), CACHE_DIR
     try:
-        return open_index(root, index), None, rel
+        return open_index(opened, index), None, rel
     except ContextError as exc:
         if exc.code not in OPEN_CODES:
             raise
@@ -60,7 +63,7 @@ def _open_error(view: DoctorView, code: str) -> Iterator[Issue]:
 
 
 @check("INDEX_MISSING", "index-missing", severity="FAIL", needs="index")
-def index_missing(view: DoctorView) -> Iterator[Issue]:
+def index_missing(view: DoctorView, this: Check) -> Iterator[Issue]:
     """Detected by `project_corpus.index.open_index`.
 
     ## Why it matters
@@ -69,11 +72,11 @@ def index_missing(view: DoctorView) -> Iterator[Issue]:
     ## Fix
     Run `project-corpus context build ROOT` (the cache is disposable and git-ignored).
     """
-    yield from _open_error(view, "INDEX_MISSING")
+    yield from _open_error(view, this.code)
 
 
 @check("INDEX_CORRUPT", "index-corrupt", severity="FAIL", needs="index")
-def index_corrupt(view: DoctorView) -> Iterator[Issue]:
+def index_corrupt(view: DoctorView, this: Check) -> Iterator[Issue]:
     """Detected by `project_corpus.index.open_index`.
 
     ## Why it matters
@@ -82,11 +85,11 @@ def index_corrupt(view: DoctorView) -> Iterator[Issue]:
     ## Fix
     Delete it and run `project-corpus context build ROOT`.
     """
-    yield from _open_error(view, "INDEX_CORRUPT")
+    yield from _open_error(view, this.code)
 
 
 @check("INDEX_SCHEMA_MISMATCH", "index-schema-mismatch", severity="FAIL", needs="index")
-def index_schema_mismatch(view: DoctorView) -> Iterator[Issue]:
+def index_schema_mismatch(view: DoctorView, this: Check) -> Iterator[Issue]:
     """Detected by `project_corpus.index.open_index`.
 
     ## Why it matters
@@ -95,11 +98,11 @@ def index_schema_mismatch(view: DoctorView) -> Iterator[Issue]:
     ## Fix
     Rebuild the index with this version: `project-corpus context build ROOT`.
     """
-    yield from _open_error(view, "INDEX_SCHEMA_MISMATCH")
+    yield from _open_error(view, this.code)
 
 
 @check("INDEX_PATH", "index-path", severity="FAIL", needs="index")
-def index_path(view: DoctorView) -> Iterator[Issue]:
+def index_path(view: DoctorView, this: Check) -> Iterator[Issue]:
     """Detected by `project_corpus.index.open_index`.
 
     ## Why it matters
@@ -110,11 +113,11 @@ def index_path(view: DoctorView) -> Iterator[Issue]:
     ## Fix
     Use the default `.project-corpus/cache/context.sqlite3` or another `*.sqlite3` there.
     """
-    yield from _open_error(view, "INDEX_PATH")
+    yield from _open_error(view, this.code)
 
 
 @check("INDEX_PROJECT_MISMATCH", "index-project-mismatch", severity="FAIL", needs="stored")
-def index_project_mismatch(view: DoctorView) -> Iterator[Issue]:
+def index_project_mismatch(view: DoctorView, this: Check) -> Iterator[Issue]:
     """## Why it matters
     An index of another project would answer queries with the wrong corpus.
 
@@ -124,11 +127,11 @@ def index_project_mismatch(view: DoctorView) -> Iterator[Issue]:
     stored = view.stored
     if stored is not None and stored.project_id != view.corpus.project_id:
         detail = f"index project {stored.project_id!r} != corpus project {view.corpus.project_id!r}"
-        yield Issue("INDEX_PROJECT_MISMATCH", view.index_rel, 1, detail, anchor=stored.project_id)
+        yield this.issue(view.index_rel, 1, detail, anchor=stored.project_id)
 
 
 @check("MISSING_SOURCE", "missing-source", severity="FAIL", needs="stored")
-def missing_source(view: DoctorView) -> Iterator[Issue]:
+def missing_source(view: DoctorView, this: Check) -> Iterator[Issue]:
     """A source stored in the index no longer exists or has left the read scope.
 
     ## Why it matters
@@ -140,8 +143,7 @@ def missing_source(view: DoctorView) -> Iterator[Issue]:
     assert view.stored is not None
     for path in view.stored.sources:
         if path not in view.corpus.by_path:
-            yield Issue(
-                "MISSING_SOURCE",
+            yield this.issue(
                 view.index_rel,
                 1,
                 f"{path} is stored but missing or out of scope now",
@@ -150,7 +152,7 @@ def missing_source(view: DoctorView) -> Iterator[Issue]:
 
 
 @check("STALE_INDEX", "stale-index", severity="FAIL", needs="stored")
-def stale_index(view: DoctorView) -> Iterator[Issue]:
+def stale_index(view: DoctorView, this: Check) -> Iterator[Issue]:
     """A source changed since the index was built, or a new source is not in the index.
 
     ## Why it matters
@@ -164,10 +166,9 @@ def stale_index(view: DoctorView) -> Iterator[Issue]:
     for source in view.corpus.sources:
         stored = view.stored.sources.get(source.path)
         if stored is None:
-            yield Issue("STALE_INDEX", source.path, 1, "new source, not in the index", anchor="new")
+            yield this.issue(source.path, 1, "new source, not in the index", anchor="new")
         elif stored.sha256 != source.sha256:
-            yield Issue(
-                "STALE_INDEX",
+            yield this.issue(
                 source.path,
                 1,
                 f"changed since the index was built (stored sha256 {stored.sha256[:12]}…)",
@@ -176,7 +177,7 @@ def stale_index(view: DoctorView) -> Iterator[Issue]:
 
 
 @check("BROKEN_PROVENANCE", "broken-provenance", severity="FAIL", needs="stored")
-def broken_provenance(view: DoctorView) -> Iterator[Issue]:
+def broken_provenance(view: DoctorView, this: Check) -> Iterator[Issue]:
     """A stored item points outside its source, or to text with another hash.
 
     ## Why it matters
@@ -203,7 +204,7 @@ def broken_provenance(view: DoctorView) -> Iterator[Issue]:
             f"{len(items)} stored item(s) of {path} do not match it "
             f"(first: {first.item_id} lines {first.line_start}-{first.line_end})"
         )
-        yield Issue("BROKEN_PROVENANCE", view.index_rel, 1, detail, anchor=path)
+        yield this.issue(view.index_rel, 1, detail, anchor=path)
 
 
 def _item_problem(
@@ -225,7 +226,7 @@ def _item_problem(
 
 
 @check("SUPERSEDED_RANKED_CURRENT", "superseded-ranked-current", severity="FAIL", needs="stored")
-def superseded_ranked_current(view: DoctorView) -> Iterator[Issue]:
+def superseded_ranked_current(view: DoctorView, this: Check) -> Iterator[Issue]:
     """The index ranks as current a source that a valid Supersedes: line now supersedes.
 
     ## Why it matters
@@ -242,10 +243,23 @@ def superseded_ranked_current(view: DoctorView) -> Iterator[Issue]:
             and stored
             and stored.temporal_status != "superseded"
         ):
-            yield Issue(
-                "SUPERSEDED_RANKED_CURRENT",
+            yield this.issue(
                 source.path,
                 1,
                 f"stored as {stored.temporal_status!r}, now superseded",
                 anchor="superseded",
             )
+
+
+# This family's checks, in the order of docs/checks.md (the registry concatenates them).
+CHECKS: tuple[Check, ...] = (
+    index_missing,
+    index_corrupt,
+    index_schema_mismatch,
+    index_path,
+    index_project_mismatch,
+    missing_source,
+    stale_index,
+    broken_provenance,
+    superseded_ranked_current,
+)

@@ -27,6 +27,8 @@ from project_corpus.corpus.layout import STATUS_PATH
 from project_corpus.corpus.layout import inside
 from project_corpus.corpus.policy import ID_RE
 from project_corpus.corpus.protocol import has_next_action
+from project_corpus.corpus.vocabulary import TASK_ID
+from project_corpus.doctor.records import Check
 from project_corpus.doctor.records import DoctorView
 from project_corpus.doctor.records import Issue
 from project_corpus.doctor.records import check
@@ -40,7 +42,7 @@ KIND_NAMES = {
     "path": "path",
     "link": "Markdown link",
     "id": "Evidence Reference ID",
-    "task": "Task-ID",
+    "task": TASK_ID,
 }
 
 
@@ -64,14 +66,10 @@ def _status(view: DoctorView) -> Document | None:
     return source.doc if source is not None else None
 
 
-def _meta(doc: Document, key: str) -> MetaLine | None:
-    return next((entry for entry in doc.meta if entry.key == key), None)
-
-
 def _active_line(view: DoctorView) -> tuple[Document, MetaLine] | None:
     """STATUS and its `Active-Task-ID` line when it names a task (a valid ID, not NONE)."""
     status = _status(view)
-    entry = _meta(status, "Active-Task-ID") if status is not None else None
+    entry = status.meta_line("Active-Task-ID") if status is not None else None
     if status is None or entry is None or not ID_RE.match(entry.value):
         return None
     return status, entry
@@ -81,7 +79,7 @@ REPORTS_PREFIX = inside(REPORTS_DIR)
 
 
 @check("ACTIVE_TASK_MISSING", "active-task-missing", severity="FAIL")
-def active_task_missing(view: DoctorView) -> Iterator[Issue]:
+def active_task_missing(view: DoctorView, this: Check) -> Iterator[Issue]:
     """STATUS Active-Task-ID names a task whose file is absent or out of read scope.
 
     ## Why it matters
@@ -102,11 +100,11 @@ def active_task_missing(view: DoctorView) -> Iterator[Issue]:
     detail = f"Active-Task-ID: {entry.value}: {active} {why}"
     anchor = f"Active-Task-ID {active}"
     column = value_column(status, entry.line)
-    yield Issue("ACTIVE_TASK_MISSING", STATUS_PATH, entry.line, detail, anchor, column=column)
+    yield this.issue(STATUS_PATH, entry.line, detail, anchor, column=column)
 
 
 @check("ACTIVE_TASK_CLOSED", "active-task-closed", severity="WARN")
-def active_task_closed(view: DoctorView) -> Iterator[Issue]:
+def active_task_closed(view: DoctorView, this: Check) -> Iterator[Issue]:
     """STATUS is ACTIVE but its active Task's Task-Status says the task is finished.
 
     ## Why it matters
@@ -122,18 +120,18 @@ def active_task_closed(view: DoctorView) -> Iterator[Issue]:
     if found is None or task is None or task.foreign:
         return
     status, entry = found
-    state = _meta(task.doc, "Task-Status")
+    state = task.doc.meta_line("Task-Status")
     if status.meta_value("Lifecycle-Status") != "ACTIVE" or state is None:
         return
     if state.value.casefold() in FINISHED:
         detail = f"{task.path}:{state.line} has Task-Status: {state.value}"
         column = value_column(status, entry.line)
         anchor = f"closed {task.path}"
-        yield Issue("ACTIVE_TASK_CLOSED", STATUS_PATH, entry.line, detail, anchor, column=column)
+        yield this.issue(STATUS_PATH, entry.line, detail, anchor, column=column)
 
 
 @check("LIFECYCLE_MISMATCH", "lifecycle-mismatch", severity="WARN")
-def lifecycle_mismatch(view: DoctorView) -> Iterator[Issue]:
+def lifecycle_mismatch(view: DoctorView, this: Check) -> Iterator[Issue]:
     """STATUS Lifecycle-Status contradicts its active task or its next action.
 
     ## Why it matters
@@ -148,22 +146,20 @@ def lifecycle_mismatch(view: DoctorView) -> Iterator[Issue]:
     status = _status(view)
     if status is None:
         return
-    lifecycle = _meta(status, "Lifecycle-Status")
-    active = _meta(status, "Active-Task-ID")
+    lifecycle = status.meta_line("Lifecycle-Status")
+    active = status.meta_line("Active-Task-ID")
     if lifecycle is None or active is None:
         return
     if lifecycle.value == "COMPLETE" and active.value != "NONE":
         detail = f"Lifecycle-Status: COMPLETE with Active-Task-ID: {active.value}"
         column = value_column(status, active.line)
         anchor = "COMPLETE with task"
-        yield Issue("LIFECYCLE_MISMATCH", STATUS_PATH, active.line, detail, anchor, column=column)
+        yield this.issue(STATUS_PATH, active.line, detail, anchor, column=column)
     if lifecycle.value == "ACTIVE" and active.value == "NONE" and not has_next_action(status):
         detail = "Lifecycle-Status: ACTIVE with Active-Task-ID: NONE and no Exact Next Action"
         column = value_column(status, lifecycle.line)
         anchor = "ACTIVE, no work"
-        yield Issue(
-            "LIFECYCLE_MISMATCH", STATUS_PATH, lifecycle.line, detail, anchor, column=column
-        )
+        yield this.issue(STATUS_PATH, lifecycle.line, detail, anchor, column=column)
 
 
 @check("BROKEN_REFERENCE", "broken-reference", severity="WARN")
@@ -216,7 +212,7 @@ def _citing_paths(corpus: Corpus) -> frozenset[str]:
 
 
 @check("CITED_REPORT_MISSING", "cited-report-missing", severity="FAIL")
-def cited_report_missing(view: DoctorView) -> Iterator[Issue]:
+def cited_report_missing(view: DoctorView, this: Check) -> Iterator[Issue]:
     """STATUS or the active Task cites a report that is absent or out of read scope.
 
     ## Why it matters
@@ -239,7 +235,7 @@ def cited_report_missing(view: DoctorView) -> Iterator[Issue]:
         for ref in _unresolved(corpus, source, supersedes):
             if ref.target.startswith(REPORTS_PREFIX):
                 issue = _broken(view, source, ref)
-                yield issue._replace(code="CITED_REPORT_MISSING", anchor=f"cited {issue.anchor}")
+                yield issue._replace(code=this.code, anchor=f"cited {issue.anchor}")
 
 
 def _broken(view: DoctorView, source: Source, ref: references.Reference) -> Issue:
@@ -271,7 +267,7 @@ def document_date(source: Source, floor: str = "") -> tuple[str, int] | None:
 
 
 @check("STATUS_BEHIND_EVIDENCE", "status-behind-evidence", severity="WARN")
-def status_behind_evidence(view: DoctorView) -> Iterator[Issue]:
+def status_behind_evidence(view: DoctorView, this: Check) -> Iterator[Issue]:
     """A Report or History dated after STATUS Last-Verified-At is not cited by STATUS.
 
     ## Why it matters
@@ -299,11 +295,11 @@ def status_behind_evidence(view: DoctorView) -> Iterator[Issue]:
         dated = document_date(source, floor)
         if dated is not None and dated[0] > verified:
             detail = f"dated {dated[0]}, after STATUS Last-Verified-At {verified}"
-            yield Issue("STATUS_BEHIND_EVIDENCE", source.path, dated[1], detail, "not in STATUS")
+            yield this.issue(source.path, dated[1], detail, "not in STATUS")
 
 
 @check("UNVERIFIED_STATUS", "unverified-status", severity="WARN")
-def unverified_status(view: DoctorView) -> Iterator[Issue]:
+def unverified_status(view: DoctorView, this: Check) -> Iterator[Issue]:
     """STATUS is ACTIVE but says it is unverified.
 
     ## Why it matters
@@ -318,15 +314,15 @@ def unverified_status(view: DoctorView) -> Iterator[Issue]:
     if status is None or status.meta_value("Lifecycle-Status") != "ACTIVE":
         return
     for key in ("Last-Verified-At", "Evidence-Class"):
-        entry = _meta(status, key)
+        entry = status.meta_line(key)
         if entry is not None and entry.value == "UNVERIFIED":
             column = value_column(status, entry.line)
             detail = f"{key}: UNVERIFIED"
-            yield Issue("UNVERIFIED_STATUS", STATUS_PATH, entry.line, detail, key, column=column)
+            yield this.issue(STATUS_PATH, entry.line, detail, key, column=column)
 
 
 @check("STATUS_AGE", "status-age", severity="WARN", needs="clock")
-def status_age(view: DoctorView) -> Iterator[Issue]:
+def status_age(view: DoctorView, this: Check) -> Iterator[Issue]:
     """STATUS was last verified more days before today than status_max_age_days allows.
 
     ## Why it matters
@@ -340,7 +336,7 @@ def status_age(view: DoctorView) -> Iterator[Issue]:
     """
     status = _status(view)
     limit = view.config.status_max_age_days
-    entry = _meta(status, "Last-Verified-At") if status is not None else None
+    entry = status.meta_line("Last-Verified-At") if status is not None else None
     verified = parse_timestamp(entry.value) if entry is not None else None
     if status is None or entry is None or verified is None or limit is None:
         return
@@ -349,6 +345,17 @@ def status_age(view: DoctorView) -> Iterator[Issue]:
     if age > limit:
         detail = f"Last-Verified-At {entry.value} is {age} days old (limit {limit})"
         column = value_column(status, entry.line)
-        yield Issue(
-            "STATUS_AGE", STATUS_PATH, entry.line, detail, "Last-Verified-At", column=column
-        )
+        yield this.issue(STATUS_PATH, entry.line, detail, "Last-Verified-At", column=column)
+
+
+# This family's checks, in the order of docs/checks.md (the registry concatenates them).
+CHECKS: tuple[Check, ...] = (
+    active_task_missing,
+    active_task_closed,
+    lifecycle_mismatch,
+    broken_reference,
+    cited_report_missing,
+    status_behind_evidence,
+    unverified_status,
+    status_age,
+)

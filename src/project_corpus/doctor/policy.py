@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from project_corpus.doctor.records import Check
 from project_corpus.doctor.records import DoctorView
 from project_corpus.doctor.records import Issue
 from project_corpus.doctor.records import check
-from project_corpus.doctor.records import snapshot_issues
 
 
 @check("POLICY_PARSE", "policy-parse", severity="FAIL", gate=True)
-def policy_parse(view: DoctorView) -> Iterator[Issue]:
+def policy_parse(view: DoctorView, this: Check) -> Iterator[Issue]:
     """Detected by `project_corpus.corpus.policy.parse_policy`.
 
     ## Why it matters
@@ -20,11 +20,11 @@ def policy_parse(view: DoctorView) -> Iterator[Issue]:
     ## Fix
     Fix the TOML syntax error named in the detail (the file is read with a 1 MiB cap).
     """
-    yield from snapshot_issues(view, "POLICY_PARSE")
+    yield from this.from_snapshot(view)
 
 
 @check("POLICY_UNKNOWN_KEY", "policy-unknown-key", severity="FAIL", gate=True)
-def policy_unknown_key(view: DoctorView) -> Iterator[Issue]:
+def policy_unknown_key(view: DoctorView, this: Check) -> Iterator[Issue]:
     """Detected by `project_corpus.corpus.policy.parse_policy`.
 
     ## Why it matters
@@ -35,11 +35,11 @@ def policy_unknown_key(view: DoctorView) -> Iterator[Issue]:
     Remove or correct the key (allowed: `policy_version`, `project_id`, `profile`,
     `[capabilities] allow`, `[scopes] read/write`, `[requirements]`).
     """
-    yield from snapshot_issues(view, "POLICY_UNKNOWN_KEY")
+    yield from this.from_snapshot(view)
 
 
 @check("POLICY_SCHEMA", "policy-schema", severity="FAIL", gate=True)
-def policy_schema(view: DoctorView) -> Iterator[Issue]:
+def policy_schema(view: DoctorView, this: Check) -> Iterator[Issue]:
     """Detected by `project_corpus.corpus.policy.parse_policy`.
 
     ## Why it matters
@@ -49,11 +49,11 @@ def policy_schema(view: DoctorView) -> Iterator[Issue]:
     ## Fix
     Give every key of docs/protocol.md with its type (lists of unique strings, booleans).
     """
-    yield from snapshot_issues(view, "POLICY_SCHEMA")
+    yield from this.from_snapshot(view)
 
 
 @check("POLICY_VERSION", "policy-version", severity="FAIL", gate=True)
-def policy_version(view: DoctorView) -> Iterator[Issue]:
+def policy_version(view: DoctorView, this: Check) -> Iterator[Issue]:
     """Detected by `project_corpus.corpus.policy.parse_policy`.
 
     ## Why it matters
@@ -62,11 +62,11 @@ def policy_version(view: DoctorView) -> Iterator[Issue]:
     ## Fix
     Set `policy_version = "2.0"` after checking the policy against Protocol V2.
     """
-    yield from snapshot_issues(view, "POLICY_VERSION")
+    yield from this.from_snapshot(view)
 
 
 @check("POLICY_PROJECT_ID", "policy-project-id", severity="FAIL", gate=True)
-def policy_project_id(view: DoctorView) -> Iterator[Issue]:
+def policy_project_id(view: DoctorView, this: Check) -> Iterator[Issue]:
     """Detected by `project_corpus.corpus.policy.parse_policy`.
 
     ## Why it matters
@@ -75,11 +75,11 @@ def policy_project_id(view: DoctorView) -> Iterator[Issue]:
     ## Fix
     Use PROJECT's `Project-ID` (`^[a-z0-9][a-z0-9._-]{2,63}$`).
     """
-    yield from snapshot_issues(view, "POLICY_PROJECT_ID")
+    yield from this.from_snapshot(view)
 
 
 @check("POLICY_PROFILE", "policy-profile", severity="FAIL", gate=True)
-def policy_profile(view: DoctorView) -> Iterator[Issue]:
+def policy_profile(view: DoctorView, this: Check) -> Iterator[Issue]:
     """Detected by `project_corpus.corpus.policy.parse_policy`.
 
     ## Why it matters
@@ -88,11 +88,11 @@ def policy_profile(view: DoctorView) -> Iterator[Issue]:
     ## Fix
     Choose one of the three profiles.
     """
-    yield from snapshot_issues(view, "POLICY_PROFILE")
+    yield from this.from_snapshot(view)
 
 
 @check("POLICY_CAPABILITY", "policy-capability", severity="FAIL", gate=True)
-def policy_capability(view: DoctorView) -> Iterator[Issue]:
+def policy_capability(view: DoctorView, this: Check) -> Iterator[Issue]:
     """Detected by `project_corpus.corpus.policy.parse_policy`.
 
     ## Why it matters
@@ -101,11 +101,11 @@ def policy_capability(view: DoctorView) -> Iterator[Issue]:
     ## Fix
     Correct the name (e.g. `corpus.context`).
     """
-    yield from snapshot_issues(view, "POLICY_CAPABILITY")
+    yield from this.from_snapshot(view)
 
 
 @check("POLICY_PROFILE_CAPABILITY", "policy-profile-capability", severity="FAIL", gate=True)
-def policy_profile_capability(view: DoctorView) -> Iterator[Issue]:
+def policy_profile_capability(view: DoctorView, this: Check) -> Iterator[Issue]:
     """Detected by `project_corpus.corpus.policy.parse_policy`.
 
     ## Why it matters
@@ -115,11 +115,11 @@ def policy_profile_capability(view: DoctorView) -> Iterator[Issue]:
     ## Fix
     Remove the capability or choose a profile that includes it.
     """
-    yield from snapshot_issues(view, "POLICY_PROFILE_CAPABILITY")
+    yield from this.from_snapshot(view)
 
 
 @check("POLICY_SCOPE", "policy-scope", severity="FAIL", gate=True)
-def policy_scope(view: DoctorView) -> Iterator[Issue]:
+def policy_scope(view: DoctorView, this: Check) -> Iterator[Issue]:
     """Detected by `project_corpus.corpus.policy.parse_policy`.
 
     ## Why it matters
@@ -129,11 +129,11 @@ def policy_scope(view: DoctorView) -> Iterator[Issue]:
     ## Fix
     Use patterns such as `.project-corpus/tasks/**` or `.project-corpus/history/2026-*.md`.
     """
-    yield from snapshot_issues(view, "POLICY_SCOPE")
+    yield from this.from_snapshot(view)
 
 
 @check("POLICY_WRITE_REQUIREMENTS", "policy-write-requirements", severity="FAIL", gate=True)
-def policy_write_requirements(view: DoctorView) -> Iterator[Issue]:
+def policy_write_requirements(view: DoctorView, this: Check) -> Iterator[Issue]:
     """Detected by `project_corpus.corpus.policy.parse_policy`.
 
     ## Why it matters
@@ -143,4 +143,19 @@ def policy_write_requirements(view: DoctorView) -> Iterator[Issue]:
     ## Fix
     Set the three requirements to `true`, or empty `[scopes] write`.
     """
-    yield from snapshot_issues(view, "POLICY_WRITE_REQUIREMENTS")
+    yield from this.from_snapshot(view)
+
+
+# This family's checks, in the order of docs/checks.md (the registry concatenates them).
+CHECKS: tuple[Check, ...] = (
+    policy_parse,
+    policy_unknown_key,
+    policy_schema,
+    policy_version,
+    policy_project_id,
+    policy_profile,
+    policy_capability,
+    policy_profile_capability,
+    policy_scope,
+    policy_write_requirements,
+)

@@ -8,6 +8,7 @@ docstring starts with the rest (`Check.summary`, `Check.doc`). The one
 registry is the literal `CHECKS` tuple in `project_corpus.doctor.registry`.
 """
 
+import functools
 import inspect
 from collections.abc import Callable
 from collections.abc import Iterable
@@ -135,12 +136,14 @@ class DoctorView(NamedTuple):
         return bool(self.corpus.project_id)
 
 
-CheckFunction = Callable[[DoctorView], Iterable[Issue]]
+CheckFunction = Callable[[DoctorView, "Check"], Iterable[Issue]]
 
 
 class Check(NamedTuple):
     """A registered check: stable code, kebab-case name, default severity, the function.
 
+    The code is written once, in the `check` declaration: the function gets its `Check` and
+    reports through it (`issue`, `from_snapshot`), so a finding's code is the check's own.
     `gate` marks the Protocol conformance codes of docs/protocol.md: every other command refuses
     a corpus with one of them, so configuration may not turn them off, downgrade or ignore
     them, and inline directives do not suppress them.
@@ -152,6 +155,33 @@ class Check(NamedTuple):
     needs: str
     gate: bool
     run: CheckFunction
+
+    def report(self, view: DoctorView) -> Iterable[Issue]:
+        """The issues of this check on VIEW."""
+        return self.run(view, self)
+
+    def issue(
+        self,
+        path: str,
+        line: int,
+        detail: str,
+        anchor: str,
+        *,
+        message: str = "",
+        extra: tuple[tuple[str, str | int], ...] = (),
+        normalised: bool = False,
+        column: int = 0,
+    ) -> Issue:
+        """An issue of this check (its code filled in)."""
+        return Issue(self.code, path, line, detail, anchor, message, extra, normalised, column)
+
+    def from_snapshot(self, view: DoctorView) -> Iterable[Issue]:
+        """The engine findings of this check's code (`snapshot.collect(strict=False)`)."""
+        return view.snapshot_issues.get(self.code, ())
+
+    def from_candidates(self, view: DoctorView) -> Iterable[Issue]:
+        """The candidate linter's issues of this check's code."""
+        return view.candidate_issues.get(self.code, ())
 
     @property
     def doc(self) -> str:
@@ -189,13 +219,22 @@ class Check(NamedTuple):
 
 def check(
     code: str, name: str, *, severity: str, needs: str = "", gate: bool = False
-) -> Callable[[CheckFunction], Check]:
-    """Wrap a check function into a `Check` record (no registration happens here)."""
+) -> Callable[[Callable[..., Iterable[Issue]]], Check]:
+    """Wrap a check function into a `Check` record (no registration happens here). The
+    function takes `(view, this)`, `this` being the `Check` it reports through; a function of
+    the view alone is called with it alone."""
     if severity not in SEVERITIES or needs not in NEEDS:
         raise ValueError(f"bad check declaration for {code}")
 
-    def wrap(function: CheckFunction) -> Check:
-        return Check(code, name, severity, needs, gate, function)
+    def wrap(function: Callable[..., Iterable[Issue]]) -> Check:
+        body: CheckFunction = function
+        if len(inspect.signature(function).parameters) == 1:
+
+            @functools.wraps(function)
+            def body(view: DoctorView, this: Check) -> Iterable[Issue]:
+                return function(view)
+
+        return Check(code, name, severity, needs, gate, body)
 
     return wrap
 

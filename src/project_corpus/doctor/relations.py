@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from project_corpus.doctor.records import Check
 from project_corpus.doctor.records import DoctorView
 from project_corpus.doctor.records import Issue
 from project_corpus.doctor.records import check
@@ -27,7 +28,7 @@ def _relations(view: DoctorView, code: str, validity: str) -> Iterator[Issue]:
 
 
 @check("INVALID_TEMPORAL_RELATION", "invalid-temporal-relation", severity="FAIL")
-def invalid_temporal_relation(view: DoctorView) -> Iterator[Issue]:
+def invalid_temporal_relation(view: DoctorView, this: Check) -> Iterator[Issue]:
     """A Supersedes: line is invalid, so it supersedes nothing.
 
     Detected by `project_corpus.corpus.supersession.relations`.
@@ -42,11 +43,11 @@ def invalid_temporal_relation(view: DoctorView) -> Iterator[Issue]:
     Write the exact portable path of the replaced Task, Report or History file, e.g.
     `Supersedes: .project-corpus/reports/bench-old.md`.
     """
-    yield from _relations(view, "INVALID_TEMPORAL_RELATION", "invalid")
+    yield from _relations(view, this.code, "invalid")
 
 
 @check("ORPHAN_SUPERSESSION", "orphan-supersession", severity="WARN")
-def orphan_supersession(view: DoctorView) -> Iterator[Issue]:
+def orphan_supersession(view: DoctorView, this: Check) -> Iterator[Issue]:
     """A valid Supersedes: line points at a source that is missing or out of scope.
 
     Detected by `project_corpus.corpus.supersession.relations`.
@@ -59,11 +60,11 @@ def orphan_supersession(view: DoctorView) -> Iterator[Issue]:
     Point the line at the exact portable path of an existing Task, Report or History file,
     or delete the line when the old document is gone.
     """
-    yield from _relations(view, "ORPHAN_SUPERSESSION", "orphan")
+    yield from _relations(view, this.code, "orphan")
 
 
 @check("TEMPORAL_CYCLE", "temporal-cycle", severity="FAIL")
-def temporal_cycle(view: DoctorView) -> Iterator[Issue]:
+def temporal_cycle(view: DoctorView, this: Check) -> Iterator[Issue]:
     """A Supersedes: edge lies on a cycle, so none of the cycle's edges implies anything.
 
     Detected by `project_corpus.corpus.supersession.relations`.
@@ -75,4 +76,12 @@ def temporal_cycle(view: DoctorView) -> Iterator[Issue]:
     ## Fix
     Remove the edge that points from the older document to the newer one.
     """
-    yield from _relations(view, "TEMPORAL_CYCLE", "cyclic")
+    yield from _relations(view, this.code, "cyclic")
+
+
+# This family's checks, in the order of docs/checks.md (the registry concatenates them).
+CHECKS: tuple[Check, ...] = (
+    invalid_temporal_relation,
+    orphan_supersession,
+    temporal_cycle,
+)

@@ -11,7 +11,9 @@ from collections.abc import Sequence
 from operator import itemgetter
 
 from project_corpus.core.digest import sha256_hex
+from project_corpus.core.errors import ContextError
 from project_corpus.core.errors import printable
+from project_corpus.core.records import SEVERITIES
 from project_corpus.core.records import Corpus
 from project_corpus.core.versions import INDEX_SCHEMA_VERSION
 from project_corpus.doctor._config import DEFAULT
@@ -163,6 +165,23 @@ def finalize(
     return entries
 
 
+def fail_on_level(fail_on: str) -> str:
+    """`--fail-on` as a severity (any case); USAGE_ERROR for anything else."""
+    level = fail_on.upper()
+    if level not in SEVERITIES:
+        raise ContextError("USAGE_ERROR", f"--fail-on must be FAIL or WARN, not {level!r}")
+    return level
+
+
+def fails(entry: Mapping[str, object], fail_on: str) -> bool:
+    """Whether ENTRY fails a run with `--fail-on FAIL_ON`: the one rule of the doctor, the
+    candidate linter and the review (an unsuppressed finding at or above FAIL_ON)."""
+    severity = entry["severity"]
+    if entry["suppressed"] or severity not in SEVERITIES:
+        return False
+    return SEVERITIES.index(str(severity)) <= SEVERITIES.index(fail_on)
+
+
 def summary(entries: Sequence[Mapping[str, object]]) -> dict[str, int]:
     active = [e for e in entries if not e["suppressed"]]
     return {
@@ -181,7 +200,7 @@ def build_report(
     candidate_count: int,
 ) -> dict[str, object]:
     counts = summary(entries)
-    ok = counts["FAIL"] == 0 and (fail_on == "FAIL" or counts["WARN"] == 0)
+    ok = not any(fails(entry, fail_on) for entry in entries)
     return {
         "ok": ok,
         "project_id": corpus.project_id or None,

@@ -6,17 +6,17 @@ import os
 from collections.abc import Iterator
 
 from project_corpus.core.errors import ContextError
+from project_corpus.core.limits import MAX_GITIGNORE_BYTES
 from project_corpus.corpus import fs
 from project_corpus.corpus.layout import CACHE_DIR
 from project_corpus.corpus.layout import CORPUS_DIR
 from project_corpus.doctor import _gitignore as gitignore
+from project_corpus.doctor.records import Check
 from project_corpus.doctor.records import DoctorView
 from project_corpus.doctor.records import Issue
 from project_corpus.doctor.records import check
-from project_corpus.doctor.records import snapshot_issues
 
 GITIGNORE_DIRS = ("", CORPUS_DIR, CACHE_DIR)
-MAX_GITIGNORE_BYTES = 64 * 1024
 
 
 def _cache_entries(root: str) -> list[tuple[str, bool]]:
@@ -39,7 +39,7 @@ def _read_gitignore(root: str, directory: str) -> tuple[gitignore.Pattern, ...]:
 
 
 @check("MISSING_ARTIFACT_DIR", "missing-artifact-dir", severity="WARN")
-def missing_artifact_dir(view: DoctorView) -> Iterator[Issue]:
+def missing_artifact_dir(view: DoctorView, this: Check) -> Iterator[Issue]:
     """An artifact folder (`tasks/`, `reports/` or `history/`) is absent.
 
     Detected by `project_corpus.corpus.required.required_paths`.
@@ -59,11 +59,11 @@ def missing_artifact_dir(view: DoctorView) -> Iterator[Issue]:
     Create the folder with an empty `.gitkeep` file in it and commit both
     (`project-corpus init` does this for a new corpus).
     """
-    yield from snapshot_issues(view, "MISSING_ARTIFACT_DIR")
+    yield from this.from_snapshot(view)
 
 
 @check("CACHE_NOT_IGNORED", "cache-not-ignored", severity="WARN")
-def cache_not_ignored(view: DoctorView) -> Iterator[Issue]:
+def cache_not_ignored(view: DoctorView, this: Check) -> Iterator[Issue]:
     """.project-corpus/cache/ holds files that no .gitignore ignores.
 
     ## Why it matters
@@ -96,6 +96,11 @@ def cache_not_ignored(view: DoctorView) -> Iterator[Issue]:
         shown = ", ".join(exposed[:5]) + (
             f" (+{len(exposed) - 5} more)" if len(exposed) > 5 else ""
         )
-        yield Issue(
-            "CACHE_NOT_IGNORED", CACHE_DIR, 1, f"not ignored: {shown}", anchor="CACHE_NOT_IGNORED"
-        )
+        yield this.issue(CACHE_DIR, 1, f"not ignored: {shown}", anchor=this.code)
+
+
+# This family's checks, in the order of docs/checks.md (the registry concatenates them).
+CHECKS: tuple[Check, ...] = (
+    missing_artifact_dir,
+    cache_not_ignored,
+)

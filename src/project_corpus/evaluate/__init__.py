@@ -116,16 +116,16 @@ def run_eval(
 ) -> dict[str, object]:
     """`context eval`: read and validate the dataset inside ROOT (once), verify the index,
     evaluate."""
-    from project_corpus.corpus import fs
     from project_corpus.corpus.inputs import load_json_input
+    from project_corpus.corpus.roots import open_root
     from project_corpus.index.store import load_verified
     from project_corpus.index.store import prepare_index_path
 
-    root_path = fs.resolve_root(root)
-    prepare_index_path(root_path, index)
-    _, dataset = load_json_input(root_path, dataset_path)
+    opened = open_root(root)
+    prepare_index_path(opened.path, index)
+    _, dataset = load_json_input(opened.path, dataset_path)
     cases = parse_dataset(dataset)
-    return evaluate_cases(load_verified(root_path, index), cases)
+    return evaluate_cases(load_verified(opened, index), cases)
 
 
 def render_eval(result: dict[str, object], fmt: str = "json") -> str:

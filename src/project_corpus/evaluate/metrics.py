@@ -2,7 +2,7 @@
 
 Retrieval and bundle are judged separately. Retrieval expectations (top source, top-k,
 temporal status of the top result, per-source temporal/authority, forbidden retrieval paths)
-are judged on `retrieval.search` with the case's `retrieval_limit`; bundle expectations
+are judged on `rank.search` with the case's `retrieval_limit`; bundle expectations
 (recall, contamination, must_contain / must_not_contain) on `compile_bundle` with the case's
 `max_tokens`. Each metric returns a `Verdict`: `passed` is None when the case does not test
 it (then it never affects the case's `pass`). `METRICS` is the registry, in output order.

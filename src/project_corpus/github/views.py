@@ -1,4 +1,4 @@
-"""The GitHub Action's views (`github_action.py` runs the steps and does the I/O).
+"""The GitHub Action's views (`action.py` runs the steps and does the I/O).
 
 Pure functions from a `context doctor` / `candidate-validate` report to what the action shows:
 the job-summary Markdown (counts, a capped table of findings linked to their lines, error

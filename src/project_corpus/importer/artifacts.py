@@ -11,12 +11,13 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
+from project_corpus.corpus import vocabulary as V
 from project_corpus.corpus.layout import HISTORY_DIR
 from project_corpus.corpus.layout import REPORTS_DIR
 from project_corpus.corpus.layout import STATE_DIR
 from project_corpus.corpus.layout import TASKS_DIR
-from project_corpus.corpus.protocol import REPORT_SECTIONS
-from project_corpus.corpus.protocol import TASK_SECTIONS
+from project_corpus.corpus.vocabulary import REPORT_SECTIONS
+from project_corpus.corpus.vocabulary import TASK_SECTIONS
 from project_corpus.importer import dates
 from project_corpus.importer import sections as md
 from project_corpus.importer.canon import NONE_LINE
@@ -60,11 +61,11 @@ def _meta(
 ) -> list[str]:
     pairs: list[tuple[str, str]] = []
     if kind == "task":
-        pairs = [("Protocol-Version", "2.0"), ("Project-ID", ctx.project_id), ("Task-ID", ident)]
+        pairs = [("Protocol-Version", "2.0"), ("Project-ID", ctx.project_id), (V.TASK_ID, ident)]
         pairs.append(("Task-Status", extra.get("Task-Status", "OPEN")))
         pairs += [("Created-At", date)] if date else []
     elif kind == "report":
-        pairs = [("Protocol-Version", "2.0"), ("Project-ID", ctx.project_id), ("Report-ID", ident)]
+        pairs = [("Protocol-Version", "2.0"), ("Project-ID", ctx.project_id), (V.REPORT_ID, ident)]
         pairs += [("Result", "UNVERIFIED"), *([("Created-At", date)] if date else [])]
     elif kind == "history" and date and not extra.get("dated"):
         pairs = [("Date", date)]

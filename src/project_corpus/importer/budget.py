@@ -8,9 +8,9 @@ lines of the scoped snapshot.
 
 from __future__ import annotations
 
-from project_corpus.corpus.snapshot import MAX_NONBLANK_LINES
-from project_corpus.corpus.snapshot import MAX_SOURCES
-from project_corpus.corpus.snapshot import MAX_TOTAL_BYTES
+from project_corpus.core.limits import MAX_NONBLANK_LINES
+from project_corpus.core.limits import MAX_SOURCES
+from project_corpus.core.limits import MAX_TOTAL_BYTES
 from project_corpus.importer.records import Doc
 from project_corpus.importer.records import Left
 from project_corpus.importer.render import Rendered

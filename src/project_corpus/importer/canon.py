@@ -13,8 +13,9 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
-from project_corpus.corpus.protocol import PROJECT_SECTIONS
-from project_corpus.corpus.protocol import STATUS_SECTIONS
+from project_corpus.corpus import vocabulary as V
+from project_corpus.corpus.vocabulary import PROJECT_SECTIONS
+from project_corpus.corpus.vocabulary import STATUS_SECTIONS
 from project_corpus.importer import sections as md
 from project_corpus.importer.layouts import WORDS
 from project_corpus.importer.records import Block
@@ -57,19 +58,19 @@ def project_sections(
     go under Objective (a brief is identity through and through)."""
     picked: dict[str, list[Block]] = {name: [] for name in PROJECT_SECTIONS}
     if whole and doc.front_matter:
-        picked["Objective"].append(copy(path, 0, doc.front_matter))
+        picked[V.OBJECTIVE].append(copy(path, 0, doc.front_matter))
     start, end = md.lead(doc)
     start, end = md.trimmed(doc.lines, start, end)
     if start < end:
-        picked["Objective"].append(copy(path, start, end))
+        picked[V.OBJECTIVE].append(copy(path, start, end))
     for section in md.sections(doc):
         name = next(
             (n for n in PROJECT_SECTIONS if md.matches(section.heading.title, WORDS[n])), None
         )
-        if not whole and name not in ("Objective", "Non-Goals"):
+        if not whole and name not in (V.OBJECTIVE, V.NON_GOALS):
             continue
         taken.add((section.start, section.end))
-        picked[name or "Objective"].append(section_block(path, section, doc))
+        picked[name or V.OBJECTIVE].append(section_block(path, section, doc))
     return picked
 
 

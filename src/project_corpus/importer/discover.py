@@ -15,8 +15,8 @@ from collections.abc import Iterator
 from typing import NamedTuple
 
 from project_corpus.core.errors import ContextError
+from project_corpus.core.limits import MAX_SOURCE_BYTES
 from project_corpus.corpus import fs
-from project_corpus.corpus.snapshot import MAX_SOURCE_BYTES
 from project_corpus.importer import layouts
 from project_corpus.importer import sections
 from project_corpus.importer.records import Left

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 
+from project_corpus.corpus import vocabulary as V
 from project_corpus.importer.conventions import tool_role
 
 # Roles, and the artifact each becomes by default (`plan.py`).
@@ -258,44 +259,42 @@ def _words(*groups: str) -> tuple[str, ...]:
 # Heading words, folded (`sections.normal_title`): a title equal to one, or starting with one
 # followed by a space, maps onto the Protocol section.
 WORDS = {
-    "Exact Next Action": _words(
+    V.EXACT_NEXT_ACTION: _words(
         "next steps|next step|next actions|next action|next|immediate next steps|up next",
         "what's next|whats next|immediate|upcoming|next focus|next tasks|todo|to do|backlog",
         "следующие шаги|следующий шаг|дальнейшие шаги|что дальше|далее|ближайшие шаги",
         "следующие действия|следующее действие|план действий",
     ),
-    "Blockers": _words(
+    V.BLOCKERS: _words(
         "blockers|blocker|blocked|known issues|open issues|current blockers|risks and blockers",
         "блокеры|блокер|препятствия|известные проблемы|открытые проблемы|проблемы",
     ),
-    "Current Verified Baseline": _words(
+    V.CURRENT_VERIFIED_BASELINE: _words(
         "current state|current status|status|current focus|current work focus|what works",
         "current implementation status|project status|state|where we are|current phase",
         "current session status|current session|session status|in progress|current work",
         "текущее состояние|текущий статус|статус|состояние|текущий фокус|что работает",
         "текущая работа|где мы сейчас",
     ),
-    "Evidence References": _words("evidence|verification|доказательства|проверка"),
-    "Objective": _words(
+    V.EVIDENCE_REFERENCES: _words("evidence|verification|доказательства|проверка"),
+    V.OBJECTIVE: _words(
         "overview|objective|objectives|goal|goals|purpose|vision|mission|about|summary",
         "project overview|project goals|introduction|what is|core requirements",
         "обзор|цель|цели|назначение|о проекте|описание|задача проекта",
     ),
-    "Invariants": _words(
+    V.INVARIANTS: _words(
         "invariants|requirements|technical requirements|constraints|principles|rules",
         "success criteria|guarantees|инварианты|требования|ограничения|принципы|правила",
     ),
-    "Durable Scope Boundaries": _words(
+    V.DURABLE_SCOPE_BOUNDARIES: _words(
         "scope|scope boundaries|core components|components|boundaries|in scope",
         "область|границы|рамки|компоненты",
     ),
-    "Non-Goals": _words(
+    V.NON_GOALS: _words(
         "non-goals|non goals|nongoals|out of scope|not in scope|not goals",
         "не цели|вне рамок|вне области|не входит",
     ),
 }
-STATUS_WORDS = ("Current Verified Baseline", "Blockers", "Evidence References", "Exact Next Action")
-PROJECT_WORDS = ("Objective", "Invariants", "Durable Scope Boundaries", "Non-Goals")
 
 
 def is_memory_dir(name: str) -> bool:

@@ -6,11 +6,12 @@ first), each a list of blocks that `render.py` turns into text.
 
 from __future__ import annotations
 
+from project_corpus.corpus import vocabulary as V
 from project_corpus.corpus.layout import PROJECT_PATH
 from project_corpus.corpus.layout import STATE_DIR
 from project_corpus.corpus.layout import STATUS_PATH
-from project_corpus.corpus.protocol import PROJECT_SECTIONS
-from project_corpus.corpus.protocol import STATUS_SECTIONS
+from project_corpus.corpus.vocabulary import PROJECT_SECTIONS
+from project_corpus.corpus.vocabulary import STATUS_SECTIONS
 from project_corpus.importer import artifacts
 from project_corpus.importer import canon
 from project_corpus.importer import sections as md
@@ -83,16 +84,16 @@ def _status(
         key=lambda p: (STATUS_PRIORITY[roles[p]], p.count("/"), p),
     )
     picked = canon.status_sections([(p, docs[p]) for p in ordered], taken)
-    if "Exact Next Action" not in picked:
+    if V.EXACT_NEXT_ACTION not in picked:
         fallback = _next_action(ctx, roles, docs, taken, brief)
         if fallback is not None:
-            picked["Exact Next Action"] = fallback
+            picked[V.EXACT_NEXT_ACTION] = fallback
     paths = sorted({p for pick in picked.values() for p in pick.paths})
     verified = max((ctx.file_dates[p] for p in paths if p in ctx.file_dates), default=None)
     meta = [
         ("Protocol-Version", "2.0"),
         ("Project-ID", ctx.project_id),
-        ("Lifecycle-Status", "ACTIVE" if "Exact Next Action" in picked else "PAUSED"),
+        ("Lifecycle-Status", "ACTIVE" if V.EXACT_NEXT_ACTION in picked else "PAUSED"),
         ("Active-Task-ID", "NONE"),
         ("Last-Verified-At", f"{verified}T00:00:00Z" if verified else "UNVERIFIED"),
         ("Evidence-Class", "DOCUMENTED" if picked else "UNVERIFIED"),
@@ -122,7 +123,7 @@ def _next_action(
         path = report.sources[0]
         doc = docs[path]
         span = [b for b in report.blocks if b.path and b.end - b.start > 1]
-        for section in canon.matching(doc, "Exact Next Action", set()):
+        for section in canon.matching(doc, V.EXACT_NEXT_ACTION, set()):
             if any(b.start <= section.start < b.end for b in span):
                 return canon.Pick([canon.section_block(path, section, doc)], [path])
     return None

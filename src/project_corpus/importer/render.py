@@ -17,10 +17,10 @@ from typing import NamedTuple
 
 from project_corpus.core.errors import ContextError
 from project_corpus.corpus.markdown import parse_document
-from project_corpus.corpus.protocol import PROJECT_SECTIONS
-from project_corpus.corpus.protocol import REPORT_SECTIONS
-from project_corpus.corpus.protocol import STATUS_SECTIONS
-from project_corpus.corpus.protocol import TASK_SECTIONS
+from project_corpus.corpus.vocabulary import PROJECT_SECTIONS
+from project_corpus.corpus.vocabulary import REPORT_SECTIONS
+from project_corpus.corpus.vocabulary import STATUS_SECTIONS
+from project_corpus.corpus.vocabulary import TASK_SECTIONS
 from project_corpus.importer.records import Doc
 
 Origin = tuple[str, int, int] | None

@@ -10,9 +10,11 @@ from __future__ import annotations
 import contextlib
 import os
 import sqlite3
+from typing import TYPE_CHECKING
 
 from project_corpus.core.about import __version__
 from project_corpus.core.errors import ContextError
+from project_corpus.core.limits import MAX_INDEX_BYTES
 from project_corpus.core.records import Corpus
 from project_corpus.core.records import item_id
 from project_corpus.core.versions import INDEX_SCHEMA_VERSION
@@ -27,8 +29,10 @@ from project_corpus.index.schema import StoredItem
 from project_corpus.index.schema import StoredSource
 from project_corpus.index.schema import check_schema
 
+if TYPE_CHECKING:
+    from project_corpus.corpus.memo import SnapshotMemo
+
 STAGING_PREFIX = ".staging-"
-MAX_INDEX_BYTES = 128 * 1024 * 1024
 
 
 def resolve_index_path(root: str, index: str | None) -> str:
@@ -314,18 +318,22 @@ def verify_index(stored: StoredIndex, corpus: Corpus) -> None:
         )
 
 
-def load_verified(root: str | os.PathLike[str], index: str | None = None) -> Corpus:
+def load_verified(
+    root: str | os.PathLike[str], index: str | None = None, *, memo: SnapshotMemo | None = None
+) -> Corpus:
     """The fresh, strict corpus of ROOT after checking its stored index is current.
 
     Only the index's project ID and its sources' paths and hashes are read back (staleness);
     every document is parsed from the bytes just read, so no index, however tampered, can
-    change an answer: it is current, or the command stops with an index code."""
+    change an answer: it is current, or the command stops with an index code. MEMO (a warm
+    `Workspace`'s) spares parsing known bytes, as in `collect`."""
     from project_corpus.corpus.required import require_corpus
+    from project_corpus.corpus.roots import open_root
     from project_corpus.corpus.snapshot import collect
 
-    root_path = fs.resolve_root(root)
-    require_corpus(root_path, root)  # named as given, before the index is looked for
-    prepare_index_path(root_path, index)
-    corpus = collect(root_path)
-    verify_index(open_index(root_path, index, with_items=False), corpus)
+    opened = open_root(root)
+    require_corpus(opened.path, opened)  # named as given, before the index is looked for
+    prepare_index_path(opened.path, index)
+    corpus = collect(opened, memo=memo)
+    verify_index(open_index(opened, index, with_items=False), corpus)
     return corpus

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from project_corpus.core.errors import ContextError
+from project_corpus.core.limits import MAX_GRANT_BYTES
 from project_corpus.core.records import SHA256_RE
 from project_corpus.core.versions import GRANT_VERSION
 from project_corpus.core.versions import PROTOCOL_VERSION
@@ -25,10 +26,11 @@ from project_corpus.corpus import fs
 from project_corpus.corpus.policy import CAPABILITY_RE
 from project_corpus.corpus.policy import ID_RE
 from project_corpus.corpus.policy import PROFILE_CAPABILITIES
+from project_corpus.corpus.vocabulary import PROFILE_ORDER
 
 TRANSPORTS = frozenset({"stdio-mcp"})
 # The runtime hard limits: what this runtime can do at all (the MAINTAINER profile's set).
-HARD_LIMITS = PROFILE_CAPABILITIES["MAINTAINER"]
+HARD_LIMITS = PROFILE_CAPABILITIES[PROFILE_ORDER[-1]]
 GRANT_KEYS = (
     "grant_version",
     "project_id",
@@ -40,7 +42,6 @@ GRANT_KEYS = (
     "approved_at",
     "protocol_version",
 )
-MAX_GRANT_BYTES = 64 * 1024
 REMAKE = "recreate it with `project-corpus trust grant {root} --capability ...`"
 WRITABLE = "make the grant's folder writable, or pass another path with --out"
 _IDENTITY_RE = re.compile(r"^[0-9]+:[0-9]+\Z")

@@ -7,17 +7,19 @@ Every `tools/list` and `tools/call` recomputes them (one grant read, one policy 
 stat), so a policy edited or a root replaced after start denies the very next call. A tool
 is listed and callable only while `corpus.context` is effective too.
 
-Each call asks the session's `Workspace` (`mcp_server.workspace`): it re-reads and re-hashes
-the current scoped sources and re-parses only what changed, keeping the rest warm in memory;
-no index is read or written and nothing is written anywhere. Arguments are checked exactly
-by `mcp_tools.check_arguments` (the SDK does not validate them against the input schema): an
-unknown or missing key or a wrong JSON type is `MCP_ARGUMENTS`; values are then checked by
-the library with the CLI's codes (`QUERY_EMPTY`, `QUERY_LIMIT`, `BUDGET_INVALID`,
-`CANDIDATE_*`). Every such failure is a tool result with `isError: true` whose JSON is the
-CLI's error envelope; an unknown tool name is a JSON-RPC error. Logs go to stderr only.
+Each call asks the session's warm `Workspace` (`workspace.door`) with `fresh=True`: it
+re-reads and re-hashes the current scoped sources and re-parses only what changed, keeping
+the rest warm in memory; no index is read or written and nothing is written anywhere.
+Arguments are checked exactly by `tools.check_arguments` (the SDK does not validate them
+against the input schema): an unknown or missing key or a wrong JSON type is
+`MCP_ARGUMENTS`; values are then checked by the library with the CLI's codes (`QUERY_EMPTY`,
+`QUERY_LIMIT`, `BUDGET_INVALID`, `CANDIDATE_*`). Every such failure is a tool result with
+`isError: true` whose JSON is the CLI's error envelope; an unknown tool name is a JSON-RPC
+error. Logs go to stderr only.
 
-The tools themselves (arguments, bounds, the functions they run, the argument checks) are in
-`mcp_tools.py`. This is the only module that imports the `mcp` SDK; the CLI imports it lazily.
+The tools themselves (arguments, bounds, the Workspace call each makes, the argument checks)
+are in `tools.py`. This is the only module that imports the `mcp` SDK; the CLI imports it
+lazily.
 """
 
 from __future__ import annotations
@@ -46,14 +48,13 @@ from project_corpus.core.about import __version__
 from project_corpus.core.errors import ContextError
 from project_corpus.core.errors import internal_error
 from project_corpus.core.jsonio import pretty
-from project_corpus.corpus import fs
 from project_corpus.mcp_server import grant_file
 from project_corpus.mcp_server import trust
 from project_corpus.mcp_server.tools import TOOLS
 from project_corpus.mcp_server.tools import check_arguments
 from project_corpus.mcp_server.tools import input_schema
 from project_corpus.mcp_server.tools import tool_names
-from project_corpus.mcp_server.workspace import Workspace
+from project_corpus.workspace import Workspace
 
 LOG = logging.getLogger("project_corpus.mcp")
 SERVER_NAME = "project-corpus"
@@ -203,8 +204,8 @@ def start_session(
     if root is None:
         root = str(grant_file.load_grant(grant_path)["physical_root"])
     try:
-        resolved = fs.resolve_root(root)
-        session = Session(resolved, grant_path, allow, tool_names(naming), Workspace(resolved))
+        space = Workspace(root, warm=True)
+        session = Session(space.root.path, grant_path, allow, tool_names(naming), space)
         return session, authorize(session, START_CAPABILITIES)
     except ContextError as exc:
         if root in exc.detail:

@@ -1,7 +1,7 @@
-"""The MCP server's tools, without the SDK (`mcp_server.py` serves them).
+"""The MCP server's tools, without the SDK (`server.py` serves them).
 
 Each tool is a `ToolSpec`: title, description, its arguments (`Param`: JSON type, required,
-extra schema keywords, with the bounds the CLI checks) and the library function it runs.
+extra schema keywords, with the bounds the CLI checks) and its one `Workspace` call.
 `check_arguments` checks a call's arguments exactly (the SDK does not validate them against
 the input schema): an unknown or missing key or a wrong JSON type is `MCP_ARGUMENTS`.
 """
@@ -15,7 +15,7 @@ from typing import NamedTuple
 
 from project_corpus.core.bounds import BOUNDS
 from project_corpus.core.errors import ContextError
-from project_corpus.mcp_server.workspace import Workspace
+from project_corpus.workspace import Workspace
 
 
 class Param(NamedTuple):
@@ -39,16 +39,18 @@ class ToolSpec(NamedTuple):
 # --- the tools -----------------------------------------------------------------------------
 
 
-# Every call asks the session's `Workspace`: the current sources, re-read and re-hashed, with
-# what it parsed and analysed before kept warm; the MCP server reads no index.
+# Every call asks the session's warm `Workspace` with `fresh=True`: the current sources,
+# re-read and re-hashed, with what it parsed and analysed before kept warm; no index is read.
 
 
 def _query(space: Workspace, args: Mapping[str, Any]) -> Mapping[str, object]:
-    return space.query(args["query"], args.get("limit", BOUNDS.limit.default))
+    return space.query(args["query"], args.get("limit", BOUNDS.limit.default), fresh=True)
 
 
 def _bundle(space: Workspace, args: Mapping[str, Any]) -> Mapping[str, object]:
-    return space.bundle(args["query"], args.get("max_tokens", BOUNDS.max_tokens.default))
+    return space.bundle(
+        args["query"], args.get("max_tokens", BOUNDS.max_tokens.default), fresh=True
+    )
 
 
 def _doctor(space: Workspace, args: Mapping[str, Any]) -> Mapping[str, object]:

@@ -19,13 +19,13 @@ from pathlib import Path
 from typing import NamedTuple
 
 from project_corpus.core.errors import ContextError
+from project_corpus.core.limits import MAX_POLICY_BYTES
 from project_corpus.core.records import Policy
 from project_corpus.core.versions import GRANT_VERSION
 from project_corpus.core.versions import PROTOCOL_VERSION
 from project_corpus.corpus import fs
 from project_corpus.corpus.layout import POLICY_PATH
 from project_corpus.corpus.policy import CAPABILITY_RE
-from project_corpus.corpus.policy import MAX_POLICY_BYTES
 from project_corpus.corpus.policy import PROFILE_CAPABILITIES
 from project_corpus.corpus.policy import parse_policy
 from project_corpus.mcp_server.grant_file import HARD_LIMITS

@@ -11,15 +11,16 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 from project_corpus.core.errors import ContextError
+from project_corpus.core.formats import REPORT_RENDERERS
 
 if TYPE_CHECKING:
     from project_corpus.output.text import TextOptions
 
 Renderer = Callable[[Mapping[str, object]], str]
 
-# format name -> the module (in this package) whose `render(report)` writes it; a command
-# imports only the renderer it uses.
-RENDERERS: dict[str, str] = {"json": "json_", "text": "text", "sarif": "sarif", "github": "github"}
+# format name -> the module (in this package) whose `render(report)` writes it
+# (`core.formats`, the one registry of formats); a command imports only the renderer it uses.
+RENDERERS: dict[str, str] = REPORT_RENDERERS
 
 
 def render_report(

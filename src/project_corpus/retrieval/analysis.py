@@ -16,6 +16,7 @@ from project_corpus.core.records import Corpus
 from project_corpus.corpus.items import LazyItems
 from project_corpus.corpus.layout import PROJECT_PATH
 from project_corpus.corpus.snapshot import paused_gc
+from project_corpus.corpus.vocabulary import ID_KEYS
 from project_corpus.retrieval import glossary
 from project_corpus.retrieval import links
 from project_corpus.retrieval import text as textmod
@@ -27,7 +28,7 @@ from project_corpus.retrieval.score import role_share
 from project_corpus.retrieval.score import share
 
 # Metadata keys that name their own document: such a line answers a question naming it.
-SELF_NAMING = {"task": ("Task-ID",), "report": ("Report-ID",)}
+SELF_NAMING = {kind: (key,) for kind, key in ID_KEYS.items()}
 PROJECT_NAMING = ("Project-ID", "Logical-Name")
 PREFIX_CACHE = 256  # scanned stem prefixes kept per analysis
 

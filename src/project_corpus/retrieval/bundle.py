@@ -216,7 +216,7 @@ def compile_bundle(
     corpus: Corpus, query: str, max_tokens: int = BOUNDS.max_tokens.default
 ) -> dict[str, object]:
     """The Context Bundle v1 for QUERY over a verified CORPUS (docs/bundle.md). To read the
-    stored index (checked for staleness first), call `run_bundle` (`retrieval.entry`)."""
+    stored index (checked for staleness first), call `Workspace(root).bundle(query)`."""
     return bundle_and_search(corpus, bundle_ask(query, max_tokens))[0]
 
 

@@ -19,6 +19,7 @@ from project_corpus.corpus.layout import inside
 from project_corpus.corpus.references import EVIDENCE_SECTION
 from project_corpus.corpus.references import ID_TOKEN_RE
 from project_corpus.corpus.references import PATH_RE
+from project_corpus.corpus.vocabulary import REPORT_ID
 
 REPORTS_PREFIX = inside(REPORTS_DIR)
 # A pointer never lifts an old source over current ones without historical intent
@@ -33,7 +34,7 @@ def report_names(sources: Sequence[Source]) -> dict[str, str]:
         if source.path.startswith(REPORTS_PREFIX):
             names[source.path.rsplit("/", 1)[-1].removesuffix(".md")] = source.path
             for meta in source.doc.meta:
-                if meta.key == "Report-ID":
+                if meta.key == REPORT_ID:
                     names[meta.value] = source.path
     return names
 

@@ -298,20 +298,20 @@ def query_corpus(
     corpus: Corpus, query: str, limit: int = BOUNDS.limit.default
 ) -> dict[str, object]:
     """The `context query` document for QUERY over a corpus snapshot (from `collect`). To read
-    the stored index (checked for staleness first), call `run_query` (`retrieval.entry`)."""
+    the stored index (checked for staleness first), call `Workspace(root).query(query)`."""
     _require_snapshot(corpus, "query_corpus")
     return query_result(corpus, ask(query, limit))
 
 
 def query_index(corpus: Corpus, query: str, limit: int = BOUNDS.limit.default) -> dict[str, object]:
     """Deprecated (0.3): the name promised an index while it ranks a snapshot. Use
-    `query_corpus(collect(root), query)`, or `run_query(QueryRequest(root, query))` to read the
+    `query_corpus(collect(root), query)`, or `Workspace(root).query(query)` to read the
     index; removed in the next minor version."""
     import warnings
 
     warnings.warn(
         "query_index is deprecated: use query_corpus(collect(root), query), or "
-        "run_query(QueryRequest(root, query)) to read the index",
+        "Workspace(root).query(query) to read the index",
         DeprecationWarning,
         stacklevel=2,
     )

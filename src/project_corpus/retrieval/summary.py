@@ -22,10 +22,22 @@ from project_corpus.corpus.layout import PROJECT_PATH
 from project_corpus.corpus.layout import STATUS_PATH
 from project_corpus.corpus.markdown import COMMENT_RE
 from project_corpus.corpus.markdown import FENCE_RE
-from project_corpus.corpus.protocol import PROJECT_SECTIONS
-from project_corpus.corpus.protocol import STATUS_SECTIONS
-from project_corpus.corpus.protocol import TASK_SECTIONS
 from project_corpus.corpus.protocol import section_text
+from project_corpus.corpus.vocabulary import ACCEPTANCE_CRITERIA
+from project_corpus.corpus.vocabulary import BLOCKERS
+from project_corpus.corpus.vocabulary import CONSTRAINTS
+from project_corpus.corpus.vocabulary import CURRENT_VERIFIED_BASELINE
+from project_corpus.corpus.vocabulary import DURABLE_SCOPE_BOUNDARIES
+from project_corpus.corpus.vocabulary import EVIDENCE_REFERENCES
+from project_corpus.corpus.vocabulary import EXACT_NEXT_ACTION
+from project_corpus.corpus.vocabulary import INVARIANTS
+from project_corpus.corpus.vocabulary import NON_GOALS
+from project_corpus.corpus.vocabulary import OBJECTIVE
+from project_corpus.corpus.vocabulary import PROJECT_SECTIONS
+from project_corpus.corpus.vocabulary import SCOPE
+from project_corpus.corpus.vocabulary import STATUS_SECTIONS
+from project_corpus.corpus.vocabulary import TASK_ID
+from project_corpus.corpus.vocabulary import TASK_SECTIONS
 from project_corpus.retrieval.order import Result
 
 SUMMARY_RESERVE = 8
@@ -61,10 +73,10 @@ PROJECT_SUMMARY = Mandatory(
     "project",
     (
         Part("Logical-Name"),
-        Part("Objective", section=True, whole=True),
-        Part("Durable Scope Boundaries", section=True),
-        Part("Invariants", section=True),
-        Part("Non-Goals", section=True),
+        Part(OBJECTIVE, section=True, whole=True),
+        Part(DURABLE_SCOPE_BOUNDARIES, section=True),
+        Part(INVARIANTS, section=True),
+        Part(NON_GOALS, section=True),
     ),
     PROJECT_SECTIONS,
     2,
@@ -72,13 +84,13 @@ PROJECT_SUMMARY = Mandatory(
 STATUS_SUMMARY = Mandatory(
     "status",
     (
-        Part("Exact Next Action", section=True, whole=True),
-        Part("Blockers", section=True, whole=True),
+        Part(EXACT_NEXT_ACTION, section=True, whole=True),
+        Part(BLOCKERS, section=True, whole=True),
         Part("Lifecycle-Status"),
         Part("Active-Task-ID"),
         Part("Last-Verified-At"),
-        Part("Current Verified Baseline", section=True),
-        Part("Evidence References", section=True),
+        Part(CURRENT_VERIFIED_BASELINE, section=True),
+        Part(EVIDENCE_REFERENCES, section=True),
     ),
     STATUS_SECTIONS,
     2,
@@ -86,12 +98,12 @@ STATUS_SUMMARY = Mandatory(
 TASK_SUMMARY = Mandatory(
     "task",
     (
-        Part("Task-ID"),
+        Part(TASK_ID),
         Part("Task-Status"),
-        Part("Objective", section=True, whole=True),
-        Part("Constraints", section=True, whole=True),
-        Part("Acceptance Criteria", section=True),
-        Part("Scope", section=True),
+        Part(OBJECTIVE, section=True, whole=True),
+        Part(CONSTRAINTS, section=True, whole=True),
+        Part(ACCEPTANCE_CRITERIA, section=True),
+        Part(SCOPE, section=True),
     ),
     TASK_SECTIONS,
     4,

@@ -16,15 +16,16 @@ from collections.abc import Sequence
 from typing import NamedTuple
 
 from project_corpus.core.errors import ContextError
-from project_corpus.core.records import SEVERITIES
 from project_corpus.core.records import Corpus
 from project_corpus.core.versions import REVIEW_SCHEMA_VERSION
-from project_corpus.corpus import fs
 from project_corpus.corpus import required
 from project_corpus.corpus.layout import CORPUS_DIR
+from project_corpus.corpus.roots import open_root
 from project_corpus.corpus.snapshot import collect
 from project_corpus.corpus.snapshot import snapshot_of
 from project_corpus.doctor import lint_corpus
+from project_corpus.doctor.report import fail_on_level
+from project_corpus.doctor.report import fails
 from project_corpus.review import git
 from project_corpus.review.candidates import Files
 from project_corpus.review.candidates import candidate_changes
@@ -66,11 +67,10 @@ def memory_review(
     does. `config` is the lint configuration for the findings of both sides (default: the
     working tree's `.project-corpus/lint.yaml`). Raises ContextError: REVIEW_NOT_GIT,
     REVIEW_REVISION, REVIEW_NO_CORPUS, REVIEW_GIT, CONTEXT_LIMIT, CONFIG_INVALID."""
-    fail_on = fail_on.upper()
-    if fail_on not in SEVERITIES:
-        raise ContextError("USAGE_ERROR", f"--fail-on must be FAIL or WARN, not {fail_on!r}")
-    root_path = fs.resolve_root(root)
-    repo = git.locate(root_path, os.fspath(root))
+    fail_on = fail_on_level(fail_on)
+    opened = open_root(root)
+    root_path = opened.path
+    repo = git.locate(root_path, opened.given)
     base_commit = git.resolve(repo, base)
     head_commit = git.resolve(repo, head) if head is not None else None
     if merge_base:
@@ -79,8 +79,8 @@ def memory_review(
     if head is not None and head_commit is not None:
         new = _git_side(root_path, repo, head, head_commit)
     else:
-        required.require_corpus(root_path, root)
-        corpus = collect(root_path, strict=False)
+        required.require_corpus(root_path, opened)
+        corpus = collect(opened, strict=False)
         new = Side(None, None, corpus, worktree_candidates(root_path))
     return compare(old, new, fail_on=fail_on, config=config)
 
@@ -102,7 +102,7 @@ def compare(old: Side, new: Side, *, fail_on: str, config: str | None) -> dict[s
     """The review report of OLD -> NEW (schema `review`)."""
     base, head = old.corpus, new.corpus
     findings = _findings(base, head, config)
-    failing = [e for e in findings["new"] if _fails(e, fail_on)]
+    failing = [e for e in findings["new"] if fails(e, fail_on)]
     report: dict[str, object] = {
         "schema_version": REVIEW_SCHEMA_VERSION,
         "ok": not failing,
@@ -132,12 +132,6 @@ def _side(side: Side) -> dict[str, object]:
         "source_count": len(side.corpus.sources),
         "source_snapshot_digest": side.corpus.snapshot_digest,
     }
-
-
-def _fails(entry: Mapping[str, object], fail_on: str) -> bool:
-    if entry["suppressed"]:
-        return False
-    return entry["severity"] == "FAIL" or fail_on == "WARN"
 
 
 def _findings(base: Corpus, head: Corpus, config: str | None) -> dict[str, list[Entry]]:

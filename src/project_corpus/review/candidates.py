@@ -13,9 +13,9 @@ from collections.abc import Mapping
 
 from project_corpus.core.errors import ContextError
 from project_corpus.core.jsonio import parse_json_bytes
+from project_corpus.core.limits import MAX_INPUT_BYTES
 from project_corpus.core.records import Corpus
 from project_corpus.corpus import fs
-from project_corpus.corpus.inputs import MAX_INPUT_BYTES
 from project_corpus.corpus.layout import CANDIDATES_DIR
 from project_corpus.corpus.layout import inside
 from project_corpus.doctor.candidates import file_candidates

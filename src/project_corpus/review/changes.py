@@ -12,15 +12,15 @@ from project_corpus.core.records import Source
 from project_corpus.corpus.layout import STATUS_PATH
 from project_corpus.corpus.policy import TABLE_KEYS
 from project_corpus.corpus.policy import policy_line
-from project_corpus.corpus.protocol import STATUS_KEYS
-from project_corpus.corpus.protocol import STATUS_SECTIONS
 from project_corpus.corpus.protocol import section_text
+from project_corpus.corpus.vocabulary import ID_KEYS
+from project_corpus.corpus.vocabulary import PROFILE_ORDER
+from project_corpus.corpus.vocabulary import STATUS_KEYS
+from project_corpus.corpus.vocabulary import STATUS_SECTIONS
 from project_corpus.review.lines import modified_lines
 
 Change = dict[str, object]
-ID_KEYS = {"task": "Task-ID", "report": "Report-ID"}
 STATE_KEYS = {"task": "Task-Status", "report": "Result"}
-PROFILE_ORDER = ("READ_ONLY", "SAFE_EDIT", "MAINTAINER")
 
 
 def _kind(before: object, after: object) -> str:
@@ -98,11 +98,10 @@ def _first_touched(doc: Document | None, title: str, touched: frozenset[int]) ->
 
 
 def _summary(source: Source, kind: str) -> Change:
-    meta = _meta(source.doc)
     return {
         "path": source.path,
-        "id": meta.get(ID_KEYS[kind], (None, 0))[0],
-        "state": meta.get(STATE_KEYS[kind], (None, 0))[0],
+        "id": source.doc.meta_value(ID_KEYS[kind]),
+        "state": source.doc.meta_value(STATE_KEYS[kind]),
         "authority_class": source.authority_class,
         "temporal_status": source.temporal_status,
     }

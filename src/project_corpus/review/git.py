@@ -21,6 +21,7 @@ from collections.abc import Sequence
 from typing import NamedTuple
 
 from project_corpus.core.errors import ContextError
+from project_corpus.core.limits import MAX_LISTING_BYTES
 from project_corpus.corpus.layout import CORPUS_DIR
 
 # A revision as people write them: names, hex, `~N`, `^N`, `^{commit}`, `@{N}`; no leading
@@ -29,7 +30,6 @@ REVISION_RE = re.compile(r"^[A-Za-z0-9_@][A-Za-z0-9_./@{}^~+-]{0,199}\Z")
 # A commit ID: SHA-1 (40 hex digits) or SHA-256 (64) object names.
 COMMIT_RE = re.compile(r"^[0-9a-f]{40}(?:[0-9a-f]{24})?\Z")
 # Listing the corpus folder of a revision stops past this many bytes (CONTEXT_LIMIT).
-MAX_LISTING_BYTES = 32 * 1024 * 1024
 AGENTS_PATH = "AGENTS.md"
 REPOSITORY_VARIABLES = (
     "GIT_DIR",

@@ -13,6 +13,7 @@ import stat
 from collections.abc import Iterator
 
 from project_corpus.core.errors import ContextError
+from project_corpus.core.limits import MAX_VIEW_BYTES
 from project_corpus.core.records import Finding
 from project_corpus.corpus import fs
 from project_corpus.corpus.layout import GENERATED_DIR
@@ -20,7 +21,6 @@ from project_corpus.corpus.layout import inside
 from project_corpus.corpus.policy import in_scope
 from project_corpus.corpus.policy import may_hold
 from project_corpus.corpus.protocol import check_generated
-from project_corpus.corpus.required import MAX_VIEW_BYTES
 from project_corpus.corpus.tree import Limits
 from project_corpus.corpus.tree import Problem
 from project_corpus.corpus.tree import RawFile

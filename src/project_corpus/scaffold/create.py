@@ -29,6 +29,7 @@ from project_corpus.corpus.layout import STATUS_PATH
 from project_corpus.corpus.layout import TASKS_DIR
 from project_corpus.corpus.policy import ID_RE
 from project_corpus.corpus.roots import resolve_new_root
+from project_corpus.corpus.vocabulary import TASK_ID
 from project_corpus.retrieval.text import CYRILLIC_RE
 from project_corpus.retrieval.text import LATIN_RE
 from project_corpus.scaffold.agents import AGENTS_PATH
@@ -146,7 +147,7 @@ def _check_task(corpus: Corpus, task_id: str) -> None:
     """USAGE_ERROR unless a task of CORPUS has TASK_ID as its Task-ID or file stem."""
     for source in corpus.sources:
         stem = source.path.rsplit("/", 1)[-1].removesuffix(".md")
-        if source.source_type == "task" and task_id in (stem, source.doc.meta_value("Task-ID")):
+        if source.source_type == "task" and task_id in (stem, source.doc.meta_value(TASK_ID)):
             return
     raise ContextError(
         "USAGE_ERROR",

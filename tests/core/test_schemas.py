@@ -26,7 +26,7 @@ from tests.conftest import copy_fixture
 from tests.conftest import valid_candidate
 
 CLI = Callable[..., Run]
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 STATUS = ".project-corpus/state/STATUS.md"
 
 # Which test below checks each schema against real documents; the meta-test keeps it complete.
@@ -362,7 +362,7 @@ def error_cases(root: Path, other: Path) -> list[tuple[str, tuple[object, ...]]]
     index = root / ".project-corpus/cache/context.sqlite3"
     return [
         ("CONTEXT_ROOT", ("context", "build", root / "missing")),
-        ("USAGE_ERROR", ("context", "query", root)),
+        ("USAGE_ERROR", ("context", "query")),
         ("USAGE_ERROR", ("context", "doctor", root, "--format", "yaml")),
         ("INDEX_MISSING", ("context", "query", root, "eviction")),
         ("INDEX_PATH", ("context", "build", root, "--index", root / "elsewhere.sqlite3")),
@@ -418,7 +418,7 @@ def test_the_sha256_pattern_is_written_once() -> None:
         patterns |= set(re.findall(r'"pattern": "([^"]*\{64\}[^"]*)"', schema_text(name)))
     # JSON Schema patterns are ECMA-262, where `$` ends the input as Python's `\Z` does (#26).
     assert patterns == {SHA256_RE.pattern.replace("\\Z", "$")}
-    package = Path(__file__).resolve().parent.parent / "src" / "project_corpus"
+    package = Path(__file__).resolve().parents[2] / "src" / "project_corpus"
     copies = [p for p in package.rglob("*.py") if "{64}" in p.read_text(encoding="utf-8")]
     assert [p.name for p in copies] == ["records.py"]
 

@@ -20,7 +20,7 @@ from project_corpus.output.escape import markdown_cell
 from tests.conftest import copy_fixture
 from tests.conftest import valid_candidate
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 ACTION_YML = REPO / "action" / "action.yml"
 SARIF_SCHEMA = REPO / "tests" / "data" / "sarif-schema-2.1.0.json"
 EXAMPLE = REPO / "fixtures" / "example"

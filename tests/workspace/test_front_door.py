@@ -1,5 +1,6 @@
-"""The one entry of the query and bundle views (`retrieval/entry.py`): validate once, load,
-compute; the CLI and the MCP tools call it alike."""
+"""The one front door (`workspace/door.py`, SPEC §12): each call validates once, loads (from
+the checked index or, with `fresh`, the sources), computes; the CLI and the MCP tools call it
+alike."""
 
 from __future__ import annotations
 
@@ -13,14 +14,12 @@ from project_corpus.core.errors import ContextError
 from project_corpus.corpus.snapshot import collect
 from project_corpus.index.store import build_index
 from project_corpus.retrieval import bundle as bundle_mod
-from project_corpus.retrieval import entry
 from project_corpus.retrieval import rank
 from project_corpus.retrieval.analysis import analyse
 from project_corpus.retrieval.bundle import Mandatory
 from project_corpus.retrieval.bundle import bundle_and_search
 from project_corpus.retrieval.bundle import bundle_ask
-from project_corpus.retrieval.entry import BundleRequest
-from project_corpus.retrieval.entry import QueryRequest
+from project_corpus.workspace import Workspace
 
 
 def counting(
@@ -45,35 +44,34 @@ def test_each_request_is_validated_once(
         counting(monkeypatch, calls, module, name)
     for name in ("check_query", "check_budget"):
         counting(monkeypatch, calls, bundle_mod, name)
-    entry.run_query(QueryRequest(root=example, query="next action", limit="5", fresh=fresh))
+    Workspace(example).query("next action", "5", fresh=fresh)
     assert calls == {"check_query": 1, "check_limit": 1}
     calls.clear()
-    entry.run_bundle(BundleRequest(root=example, query="next action", fresh=fresh))
+    Workspace(example).bundle("next action", fresh=fresh)
     assert calls == {"check_query": 1, "check_budget": 1}
 
 
 def test_a_bad_request_is_refused_before_any_source_is_read(tmp_path: Path) -> None:
-    missing = tmp_path / "no-corpus"
-    for request, code in (
-        (QueryRequest(root=missing, query="x", limit="0"), "QUERY_LIMIT"),
-        (QueryRequest(root=missing, query="!!"), "QUERY_EMPTY"),
-        (BundleRequest(root=missing, query="x", max_tokens=79), "BUDGET_INVALID"),
+    space = Workspace(tmp_path)  # no corpus here: the arguments are refused first
+    for call, code in (
+        (lambda: space.query("x", "0"), "QUERY_LIMIT"),
+        (lambda: space.query("!!"), "QUERY_EMPTY"),
+        (lambda: space.bundle("x", 79), "BUDGET_INVALID"),
     ):
-        run = entry.run_query if isinstance(request, QueryRequest) else entry.run_bundle
         with pytest.raises(ContextError) as refused:
-            run(request)  # type: ignore[arg-type]
+            call()
         assert refused.value.code == code
 
 
 def test_the_index_is_read_only_when_asked(example: Path) -> None:
-    """A stale index stops the CLI's request; the MCP's fresh one never reads it."""
+    """A stale index stops a query; a fresh one never reads it."""
     build_index(collect(example))
     status = example / ".project-corpus" / "state" / "STATUS.md"
     status.write_text(status.read_text(encoding="utf-8") + "\nA new line.\n", encoding="utf-8")
     with pytest.raises(ContextError) as stale:
-        entry.run_query(QueryRequest(root=example, query="next action"))
+        Workspace(example).query("next action")
     assert stale.value.code == "INDEX_STALE"
-    assert entry.run_query(QueryRequest(root=example, query="next action", fresh=True))["results"]
+    assert Workspace(example).query("next action", fresh=True)["results"]
 
 
 def test_the_mandatory_memo_is_the_callers(example: Path) -> None:

@@ -266,11 +266,29 @@ def test_inputs_outside_root_or_linked_exit_2(root: Path, cli: Cli, tmp_path: Pa
         assert run.error()["error"] == "CONTEXT_INPUT_PATH", path
 
 
-def test_non_conformant_corpus_is_refused(make_corpus: MakeCorpus, cli: Cli) -> None:
+def test_non_conformant_corpus_is_refused_when_there_is_a_candidate(
+    make_corpus: MakeCorpus, cli: Cli
+) -> None:
     root = make_corpus({STATUS_PATH: "# Status\n"})
+    folder = root / ".project-corpus" / "candidates"
+    folder.mkdir(exist_ok=True)
+    (folder / "c.json").write_text("{}", encoding="utf-8")
     run = cli("context", "candidate-validate", root)
     assert run.code == 2
     assert run.error()["error"] == "PROTOCOL_NONCONFORMANT"
+
+
+def test_with_no_candidate_a_non_conformant_corpus_is_the_doctors_finding(
+    make_corpus: MakeCorpus, cli: Cli
+) -> None:
+    """One red pre-commit hook per cause: nothing to validate passes (#35 item 9)."""
+    root = make_corpus({STATUS_PATH: "# Status\n"})
+    run = cli("context", "candidate-validate", root)
+    assert run.code == 0, run.err
+    assert run.json()["candidate_count"] == 0
+    assert cli("context", "doctor", root).code == 1
+    missing = cli("context", "candidate-validate", root.parent / "not-a-corpus-here")
+    assert missing.code == 2
 
 
 def test_library_linter_matches_the_cli(root: Path) -> None:

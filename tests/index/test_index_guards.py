@@ -245,11 +245,17 @@ def test_index_missing_without_cache_and_with_an_empty_cache(make_corpus: MakeCo
         error = refused(open_index, root)
         assert (error.code, error.detail) == ("INDEX_MISSING", f"{INDEX} does not exist")
         # the library keeps the root's place; the CLI names the ROOT it was given
-        assert error.hint == "build it with `project-corpus context build {root}`"
-        assert error.envelope("my corpus")["hint"] == (
-            "build it with `project-corpus context build 'my corpus'`"
+        assert (
+            error.hint
+            == "build it with `project-corpus context build {root}`, or ask with --fresh (no index)"
         )
-        assert error.envelope()["hint"] == "build it with `project-corpus context build ROOT`"
+        assert error.envelope("my corpus")["hint"] == (
+            "build it with `project-corpus context build 'my corpus'`, or ask with --fresh"
+            " (no index)"
+        )
+        assert error.envelope()["hint"] == (
+            "build it with `project-corpus context build ROOT`, or ask with --fresh (no index)"
+        )
         (root / CACHE).mkdir(exist_ok=True)
 
 

@@ -13,7 +13,7 @@ import pytest
 
 from project_corpus.cli.admin_commands import mcp
 
-DOC = Path(__file__).resolve().parent.parent / "docs" / "mcp.md"
+DOC = Path(__file__).resolve().parents[2] / "docs" / "mcp.md"
 FENCE_RE = re.compile(
     r"^\*\*(?P<client>[^*]+)\*\*[^\n]*\n\n```(?P<lang>\w+)\n(?P<body>.*?)^```", re.M | re.S
 )

@@ -12,18 +12,18 @@ from typing import Any
 import pytest
 
 from tests.conftest import MakeCorpus
-from tests.test_mcp_server import BOTH
-from tests.test_mcp_server import CLI
-from tests.test_mcp_server import error_code
-from tests.test_mcp_server import grant_file
-from tests.test_mcp_server import result_of
-from tests.test_mcp_server import run_stdio
-from tests.test_workspace import QUERY
-from tests.test_workspace import SEEN
-from tests.test_workspace import STEPS
-from tests.test_workspace import change
-from tests.test_workspace import cli_outputs
-from tests.test_workspace import result_paths
+from tests.mcp_server.test_mcp_server import BOTH
+from tests.mcp_server.test_mcp_server import CLI
+from tests.mcp_server.test_mcp_server import error_code
+from tests.mcp_server.test_mcp_server import grant_file
+from tests.mcp_server.test_mcp_server import result_of
+from tests.mcp_server.test_mcp_server import run_stdio
+from tests.workspace.test_warm import QUERY
+from tests.workspace.test_warm import SEEN
+from tests.workspace.test_warm import STEPS
+from tests.workspace.test_warm import change
+from tests.workspace.test_warm import cli_outputs
+from tests.workspace.test_warm import result_paths
 
 if TYPE_CHECKING:
     from mcp import ClientSession

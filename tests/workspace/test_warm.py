@@ -15,9 +15,9 @@ from project_corpus.core.errors import ContextError
 from project_corpus.core.jsonio import pretty
 from project_corpus.corpus import snapshot
 from project_corpus.corpus.snapshot import collect
-from project_corpus.mcp_server import workspace as workspace_module
-from project_corpus.mcp_server.workspace import Workspace
 from project_corpus.retrieval.analysis import Analysis
+from project_corpus.workspace import Workspace
+from project_corpus.workspace import warm as warm_module
 from tests.conftest import MakeCorpus
 from tests.conftest import Run
 from tests.conftest import report
@@ -72,10 +72,10 @@ def cli_outputs(cli: CLI, root: Path) -> dict[str, object]:
 
 
 def warm_outputs(space: Workspace, root: Path) -> dict[str, object]:
-    bundle = space.bundle(QUERY, 400)
+    bundle = space.bundle(QUERY, 400, fresh=True)
     bundle.pop("created_at")
     return {
-        "query": pretty(space.query(QUERY, 8)),
+        "query": pretty(space.query(QUERY, 8, fresh=True)),
         "bundle": bundle,
         "doctor": pretty(space.doctor()),
     }
@@ -94,7 +94,7 @@ def test_each_change_is_seen_by_the_next_call_and_equals_the_cli(
     make_corpus: MakeCorpus, cli: CLI
 ) -> None:
     root = make_corpus()
-    space = Workspace(root)
+    space = Workspace(root, warm=True)
     for step in STEPS:
         if step != "start":
             change(root, step)
@@ -128,34 +128,34 @@ def test_only_changed_bytes_are_parsed_and_an_unchanged_tree_reuses_its_analysis
         return Analysis(corpus, *memo)  # type: ignore[arg-type]
 
     monkeypatch.setattr(snapshot, "parse_document", counting_parse)
-    monkeypatch.setattr(workspace_module, "Analysis", counting_analysis)
-    space = Workspace(root)
-    space.query("eviction")
+    monkeypatch.setattr(warm_module, "Analysis", counting_analysis)
+    space = Workspace(root, warm=True)
+    space.query("eviction", fresh=True)
     sources = len(collect(root).sources)
     assert (len(parsed), len(analyses)) == (2 * sources, 1)  # the space's, and collect's here
-    space.query("eviction")
-    space.bundle("eviction")
+    space.query("eviction", fresh=True)
+    space.bundle("eviction", fresh=True)
     space.doctor()
     assert (len(parsed), len(analyses)) == (2 * sources, 1)  # nothing changed: nothing redone
     change(root, "edit")
-    space.query("eviction")
+    space.query("eviction", fresh=True)
     assert (len(parsed), len(analyses)) == (2 * sources + 1, 2)  # STATUS only
 
 
 def test_a_failing_call_keeps_nothing_stale(make_corpus: MakeCorpus) -> None:
     root = make_corpus()
-    space = Workspace(root)
-    before = space.query("eviction")
+    space = Workspace(root, warm=True)
+    before = space.query("eviction", fresh=True)
     (root / STATUS).write_bytes(b"\xff not UTF-8")
     with pytest.raises(ContextError) as info:
-        space.query("eviction")
+        space.query("eviction", fresh=True)
     assert info.value.code in ("SOURCE_ENCODING", "PROTOCOL_NONCONFORMANT")
     assert space.held() <= current_shas_without_status(root)
     report_json = space.doctor()
     assert report_json["ok"] is False
     (root / STATUS).unlink()
     with pytest.raises(ContextError):
-        space.bundle("eviction")
+        space.bundle("eviction", fresh=True)
     assert space.held() <= {s.sha256 for s in collect(root, strict=False).sources}
     assert before["results"]
 
@@ -166,14 +166,14 @@ def current_shas_without_status(root: Path) -> set[str]:
 
 def test_the_memo_never_holds_more_than_the_current_sources(make_corpus: MakeCorpus) -> None:
     root = make_corpus()
-    space = Workspace(root)
+    space = Workspace(root, warm=True)
     for n in range(12):
         target = root / ".project-corpus" / "reports" / f"churn-{n % 3}.md"
         if n % 4 == 3:
             target.unlink(missing_ok=True)
         else:
             target.write_text(report(f"churn-{n % 3}", "2026-11-01", f"Run {n}."), "utf-8")
-        space.query("run") if n % 2 else space.doctor()
+        space.query("run", fresh=True) if n % 2 else space.doctor()
         assert space.held() == current_shas(root)
         assert len(space.held()) <= len(collect(root).sources)
 
@@ -181,13 +181,13 @@ def test_the_memo_never_holds_more_than_the_current_sources(make_corpus: MakeCor
 def test_the_workspace_is_public_and_validates_before_reading(tmp_path: Path) -> None:
     assert project_corpus.Workspace is Workspace
     assert "Workspace" in project_corpus.__all__
-    space = Workspace(tmp_path)  # no corpus here: arguments are still checked first
+    space = Workspace(tmp_path, warm=True)  # no corpus here: arguments are still checked first
     with pytest.raises(ContextError) as info:
-        space.query("eviction", 0)
+        space.query("eviction", 0, fresh=True)
     assert info.value.code == "QUERY_LIMIT"
     with pytest.raises(ContextError) as info:
-        space.bundle("eviction", 79)
+        space.bundle("eviction", 79, fresh=True)
     assert info.value.code == "BUDGET_INVALID"
     with pytest.raises(ContextError) as info:
-        space.query("eviction")
+        space.query("eviction", fresh=True)
     assert info.value.code == "CONTEXT_ROOT"

@@ -12,7 +12,7 @@ import pytest
 from project_corpus.core import versions
 from project_corpus.core.schemas import schema_text
 
-SRC = Path(__file__).resolve().parent.parent / "src" / "project_corpus"
+SRC = Path(__file__).resolve().parents[2] / "src" / "project_corpus"
 HOME = SRC / "core" / "versions.py"
 
 

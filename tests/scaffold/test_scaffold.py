@@ -240,7 +240,7 @@ def test_getting_started_five_commands_reach_a_bundle(
 ) -> None:
     import shlex
 
-    doc = (Path(__file__).resolve().parent.parent / "docs" / "getting-started.md").read_text(
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "getting-started.md").read_text(
         encoding="utf-8"
     )
     block = doc.split("## Five commands\n\n```bash\n", 1)[1].split("```", 1)[0]

@@ -19,7 +19,7 @@ from project_corpus.evaluate.dataset import CASE_KEYS
 from project_corpus.evaluate.dataset import EvalCase
 from project_corpus.evaluate.dataset import parse_dataset
 
-SRC = Path(__file__).resolve().parent.parent / "src" / "project_corpus"
+SRC = Path(__file__).resolve().parents[2] / "src" / "project_corpus"
 HOME = SRC / "core" / "bounds.py"
 # Numbers that mean only a bound (20 or 100 mean many things and are left out).
 DISTINCT = {BOUNDS.max_tokens.high, BOUNDS.envelope_bytes}
