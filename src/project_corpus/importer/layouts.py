@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 
 from project_corpus.corpus import vocabulary as V
+from project_corpus.corpus.layout import CORPUS_DIR
 from project_corpus.importer.conventions import tool_role
 
 # Roles, and the artifact each becomes by default (`plan.py`).
@@ -113,7 +114,7 @@ def kebab(text: str) -> str:
 
 def walk_dir(name: str) -> bool:
     """Whether the walk enters a folder of this name."""
-    if name in SKIPPED_DIRS or name == ".project-corpus":
+    if name in SKIPPED_DIRS or name == CORPUS_DIR:
         return False
     return not name.startswith(".") or name in HIDDEN_ALLOWED
 
