@@ -1,4 +1,5 @@
-"""The shipped pre-commit hooks: their manifest, and a real `pre-commit try-repo` run of each."""
+"""The shipped pre-commit hooks: their manifest, and a real `pre-commit run` of each from a
+commit of this repository (the working tree as `pre-commit try-repo` would take it)."""
 
 from __future__ import annotations
 
@@ -138,29 +139,64 @@ def make_repo(base: Path, variant: str) -> Path:
 
 
 @pytest.fixture(scope="session")
-def pip_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """One pip cache for every hook environment of the session (each test has its own HOME)."""
-    return tmp_path_factory.mktemp("pip-cache")
+def hook_source(tmp_path_factory: pytest.TempPathFactory) -> tuple[str, str]:
+    """This repository as pre-commit clones it: (path, rev) of a commit of the working tree's
+    tracked changes, made once per session the way `pre-commit try-repo` makes its own.
+
+    `try-repo` installs the hook environment into a new store on every call (a fresh
+    `pip install` of this package: 20-70 s a run); `pre-commit run` with one store for the
+    session (`pre_commit_home`) installs it once, so each test pays only for its run."""
+    shadow = tmp_path_factory.mktemp("hook-source") / "repo"
+    head = subprocess.run(
+        ["git", "rev-parse", "HEAD"], cwd=REPO, check=True, capture_output=True, text=True
+    ).stdout.strip()
+    subprocess.run(["git", "clone", "--quiet", str(REPO), str(shadow)], check=True, capture_output=True)  # fmt: skip
+    git(shadow, "checkout", "--quiet", head, "-b", "_pc_tmp")
+    objects = subprocess.run(
+        ["git", "rev-parse", "--git-path", "index", "--git-path", "objects"],
+        cwd=shadow, check=True, capture_output=True, text=True,
+    ).stdout.split()  # fmt: skip
+    env = {**git_env(), "GIT_INDEX_FILE": str(shadow / objects[0]), "GIT_OBJECT_DIRECTORY": str(shadow / objects[1])}  # fmt: skip
+    subprocess.run(["git", "add", "-u"], cwd=REPO, env=env, check=True, capture_output=True)
+    git(shadow, "commit", "--quiet", "--no-gpg-sign", "--no-verify", "--allow-empty", "-m", "tree")  # fmt: skip
+    rev = subprocess.run(
+        ["git", "rev-parse", "HEAD"], cwd=shadow, check=True, capture_output=True, text=True
+    ).stdout.strip()
+    return str(shadow), rev
 
 
-def pre_commit_env(home: Path, cache: Path) -> dict[str, str]:
+@pytest.fixture(scope="session")
+def pre_commit_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One pre-commit store (and pip cache) for every hook run of the session."""
+    return tmp_path_factory.mktemp("pre-commit-home")
+
+
+def pre_commit_run(
+    repo: Path,
+    hook: str | None,
+    source: tuple[str, str],
+    home: Path,
+    all_files: bool = True,
+    args: tuple[str, ...] = (),
+) -> subprocess.CompletedProcess[str]:
+    """`pre-commit run [HOOK] [--all-files]` inside REPO with this repository's hooks at the
+    session's SOURCE commit (without --all-files: on the staged files, as at `git commit`);
+    the configuration lives outside REPO, as `try-repo` keeps it."""
+    url, rev = source
+    hooks: list[dict[str, object]] = [
+        {"id": name, **({"args": list(args)} if args else {})}
+        for name in ([hook] if hook else sorted(HOOKS))
+    ]
+    config = repo.parent / f"{repo.name}-pre-commit-config.yaml"
+    config.write_text(yaml.safe_dump({"repos": [{"repo": url, "rev": rev, "hooks": hooks}]}))
     env = {
         **git_env(),
-        "PRE_COMMIT_HOME": str(home / "pre-commit"),
-        "PIP_CACHE_DIR": str(cache),
+        "PRE_COMMIT_HOME": str(home / "store"),
+        "PIP_CACHE_DIR": str(home / "pip-cache"),
         "NO_COLOR": "1",
     }
     env.pop("VIRTUAL_ENV", None)
-    return env
-
-
-def try_repo(
-    repo: Path, hook: str | None, home: Path, cache: Path, all_files: bool = True
-) -> subprocess.CompletedProcess[str]:
-    """`pre-commit try-repo <this repository> [HOOK] [--all-files]` inside REPO (without
-    --all-files: on the staged files, as at `git commit`)."""
-    env = pre_commit_env(home, cache)
-    args = ["try-repo", str(REPO), *([hook] if hook else []), "--color", "never"]
+    args = ["run", *([hook] if hook else []), "--config", str(config), "--color", "never"]
     args += ["--all-files"] if all_files else []
     return subprocess.run(
         [sys.executable, "-m", "pre_commit", *args],
@@ -176,9 +212,9 @@ def try_repo(
 
 @pytest.mark.slow
 def test_every_hook_passes_on_a_clean_corpus(
-    tmp_path: Path, isolated_home: Path, pip_cache: Path
+    tmp_path: Path, hook_source: tuple[str, str], pre_commit_home: Path
 ) -> None:
-    run = try_repo(make_repo(tmp_path, "clean"), None, isolated_home, pip_cache)
+    run = pre_commit_run(make_repo(tmp_path, "clean"), None, hook_source, pre_commit_home)
     output = run.stdout + run.stderr
     assert run.returncode == 0, output
     for hook in HOOKS.values():
@@ -203,13 +239,13 @@ def test_every_hook_passes_on_a_clean_corpus(
 )
 def test_hook_fails_on_a_broken_corpus(
     tmp_path: Path,
-    isolated_home: Path,
-    pip_cache: Path,
+    hook_source: tuple[str, str],
+    pre_commit_home: Path,
     hook: str,
     variant: str,
     expected: str,
 ) -> None:
-    run = try_repo(make_repo(tmp_path, variant), hook, isolated_home, pip_cache)
+    run = pre_commit_run(make_repo(tmp_path, variant), hook, hook_source, pre_commit_home)
     output = run.stdout + run.stderr
     assert run.returncode == 1, output
     assert re.search(rf"^{re.escape(HOOKS[hook]['name'])}\.+Failed$", output, re.MULTILINE)
@@ -220,19 +256,19 @@ def test_hook_fails_on_a_broken_corpus(
 
 @pytest.mark.slow
 def test_a_passing_commit_shows_its_warnings(
-    tmp_path: Path, isolated_home: Path, pip_cache: Path
+    tmp_path: Path, hook_source: tuple[str, str], pre_commit_home: Path
 ) -> None:
     repo = make_repo(tmp_path, "clean")
-    note = repo / ".project-corpus/history/2026-11-26-standup.md"
+    note = repo / ".project-corpus/history/2026-standup.md"
     note.write_text("# Standup\n\n## Notes\nThe canary is currently serving reads.\n")
     git(repo, "add", "--all")
-    run = try_repo(repo, "project-corpus-doctor", isolated_home, pip_cache, all_files=False)
+    run = pre_commit_run(
+        repo, "project-corpus-doctor", hook_source, pre_commit_home, all_files=False
+    )
     output = run.stdout + run.stderr
     assert run.returncode == 0, output  # a WARN does not block the commit ...
     assert re.search(r"^project-corpus memory doctor\.+Passed$", output, re.MULTILINE), output
-    where = (
-        r"^\.project-corpus/history/2026-11-26-standup\.md:4:15: WARN VOLATILE_WITHOUT_FRESHNESS "
-    )
+    where = r"^\.project-corpus/history/2026-standup\.md:4:15: WARN VOLATILE_WITHOUT_FRESHNESS "
     assert re.search(where, output, re.MULTILINE), output  # ... but it is shown
     assert "    The canary is currently serving reads." in output
     assert re.search(r"^project-corpus: 0 FAIL, [1-9][0-9]* WARN, .*; ok$", output, re.MULTILINE)
@@ -240,13 +276,15 @@ def test_a_passing_commit_shows_its_warnings(
 
 @pytest.mark.slow
 def test_a_candidate_made_stale_in_the_same_commit_blocks_it(
-    tmp_path: Path, isolated_home: Path, pip_cache: Path
+    tmp_path: Path, hook_source: tuple[str, str], pre_commit_home: Path
 ) -> None:
     repo = make_repo(tmp_path, "clean")  # c-hook-001 cites STATUS by hash and line
     status = repo / STATUS
     status.write_text(status.read_text(encoding="utf-8") + "\nOne more line.\n")
     git(repo, "add", STATUS)  # only STATUS is part of the commit, no candidate file
-    run = try_repo(repo, "project-corpus-candidates", isolated_home, pip_cache, all_files=False)
+    run = pre_commit_run(
+        repo, "project-corpus-candidates", hook_source, pre_commit_home, all_files=False
+    )
     output = run.stdout + run.stderr
     assert run.returncode == 1, output
     assert re.search(r"^project-corpus candidate-validate\.+Failed$", output, re.MULTILINE)
@@ -269,13 +307,15 @@ def test_a_candidate_made_stale_in_the_same_commit_blocks_it(
     ],
 )
 def test_a_commit_that_only_deletes_memory_is_blocked(
-    tmp_path: Path, isolated_home: Path, pip_cache: Path, deleted: str, expected: str
+    tmp_path: Path, hook_source: tuple[str, str], pre_commit_home: Path, deleted: str, expected: str
 ) -> None:
     """`git rm` of the active task (or of a report STATUS cites) and nothing else: pre-commit
     passes the hook no file at all, and the doctor still runs and blocks the commit."""
     repo = make_repo(tmp_path, "clean")
     git(repo, "rm", "--quiet", deleted)
-    run = try_repo(repo, "project-corpus-doctor", isolated_home, pip_cache, all_files=False)
+    run = pre_commit_run(
+        repo, "project-corpus-doctor", hook_source, pre_commit_home, all_files=False
+    )
     output = run.stdout + run.stderr
     assert run.returncode == 1, output
     assert re.search(r"^project-corpus memory doctor\.+Failed$", output, re.MULTILINE), output
@@ -285,12 +325,12 @@ def test_a_commit_that_only_deletes_memory_is_blocked(
 
 @pytest.mark.slow
 def test_a_clean_commit_outside_the_corpus_passes_every_hook(
-    tmp_path: Path, isolated_home: Path, pip_cache: Path
+    tmp_path: Path, hook_source: tuple[str, str], pre_commit_home: Path
 ) -> None:
     repo = make_repo(tmp_path, "clean")
     (repo / "app.py").write_text("print('hello')\n", encoding="utf-8")
     git(repo, "add", "app.py")
-    run = try_repo(repo, None, isolated_home, pip_cache, all_files=False)
+    run = pre_commit_run(repo, None, hook_source, pre_commit_home, all_files=False)
     output = run.stdout + run.stderr
     assert run.returncode == 0, output
     for hook in HOOKS.values():  # both ran (always_run), neither was skipped
@@ -306,9 +346,11 @@ def hook_output(output: str, name: str) -> list[str]:
 
 @pytest.mark.slow
 def test_a_clean_corpus_prints_at_most_one_line_through_the_doctor_hook(
-    tmp_path: Path, isolated_home: Path, pip_cache: Path
+    tmp_path: Path, hook_source: tuple[str, str], pre_commit_home: Path
 ) -> None:
-    run = try_repo(make_repo(tmp_path, "clean"), "project-corpus-doctor", isolated_home, pip_cache)
+    run = pre_commit_run(
+        make_repo(tmp_path, "clean"), "project-corpus-doctor", hook_source, pre_commit_home
+    )
     output = run.stdout + run.stderr
     assert run.returncode == 0, output
     printed = hook_output(output, "project-corpus memory doctor")
@@ -318,10 +360,10 @@ def test_a_clean_corpus_prints_at_most_one_line_through_the_doctor_hook(
 
 @pytest.mark.slow
 def test_with_no_candidate_file_a_broken_status_is_the_doctor_hooks_alone(
-    tmp_path: Path, isolated_home: Path, pip_cache: Path
+    tmp_path: Path, hook_source: tuple[str, str], pre_commit_home: Path
 ) -> None:
     repo = make_repo(tmp_path, "broken-status-no-candidates")
-    run = try_repo(repo, None, isolated_home, pip_cache)
+    run = pre_commit_run(repo, None, hook_source, pre_commit_home)
     output = run.stdout + run.stderr
     assert run.returncode == 1, output
     assert re.search(r"^project-corpus memory doctor\.+Failed$", output, re.MULTILINE), output
@@ -329,42 +371,19 @@ def test_with_no_candidate_file_a_broken_status_is_the_doctor_hooks_alone(
     assert "PROTOCOL_NONCONFORMANT" not in output
 
 
-def shadow_of_this_repository(tmp_path: Path) -> tuple[str, str]:
-    """(repository, revision) of this repository with its uncommitted changes, made as
-    `pre-commit try-repo` makes it (its own helper), for a configuration of our own."""
-    from pre_commit.commands.try_repo import _repo_ref
-
-    shadow = tmp_path / "shadow"
-    shadow.mkdir()
-    return _repo_ref(str(shadow), str(REPO), None)
-
-
 @pytest.mark.slow
 def test_hook_args_point_the_hooks_at_a_corpus_in_a_subfolder(
-    tmp_path: Path, isolated_home: Path, pip_cache: Path
+    tmp_path: Path, hook_source: tuple[str, str], pre_commit_home: Path
 ) -> None:
     """`args: [services/api]` with the real `pre-commit run`: the entries pass no `.`, so
     the folder is the ROOT (before, click refused it as an unexpected extra argument)."""
     repo = tmp_path / "monorepo"
     copy_fixture(EXAMPLE, repo / "services" / "api")
     (repo / "README.md").write_text("A monorepo.\n", encoding="utf-8")
-    source, rev = shadow_of_this_repository(tmp_path)
-    hooks = [{"id": hook_id, "args": ["services/api"]} for hook_id in sorted(HOOKS)]
-    config = {"repos": [{"repo": source, "rev": rev, "hooks": hooks}]}
-    (repo / ".pre-commit-config.yaml").write_text(yaml.safe_dump(config), encoding="utf-8")
     git(repo, "init", "--quiet")
     git(repo, "add", "--all")
     git(repo, "commit", "--quiet", "--no-gpg-sign", "-m", "monorepo")
-    run = subprocess.run(
-        [sys.executable, "-m", "pre_commit", "run", "--all-files", "--color", "never"],
-        cwd=repo,
-        env=pre_commit_env(isolated_home, pip_cache),
-        capture_output=True,
-        text=True,
-        encoding="utf-8",
-        check=False,
-        timeout=900,
-    )
+    run = pre_commit_run(repo, None, hook_source, pre_commit_home, args=("services/api",))
     output = run.stdout + run.stderr
     assert run.returncode == 0, output
     for hook in HOOKS.values():

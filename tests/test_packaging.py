@@ -12,6 +12,7 @@ import os
 import re
 import subprocess
 import sys
+import tarfile
 import tomllib
 import venv
 import zipfile
@@ -107,26 +108,25 @@ def _dependency_dir(tmp_path: Path) -> Path:
     return folder
 
 
-def _build_wheel(out: Path) -> Path:
+def _build(out: Path) -> tuple[Path, Path]:
+    """(sdist, wheel) built as the release workflow builds them (`python -m build`, here
+    without isolation: no network), both passing `twine check --strict`."""
     subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "pip",
-            "wheel",
-            "--quiet",
-            "--no-deps",
-            "--no-build-isolation",
-            "--no-index",
-            "-w",
-            str(out),
-            str(REPO),
-        ],
+        [sys.executable, "-m", "build", "--no-isolation", "--outdir", str(out), str(REPO)],
         check=True,
         capture_output=True,
     )
+    (sdist,) = out.glob("*.tar.gz")
     (wheel,) = out.glob("*.whl")
-    return wheel
+    checked = subprocess.run(
+        [sys.executable, "-m", "twine", "check", "--strict", str(sdist), str(wheel)],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "NO_COLOR": "1"},
+    )
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+    assert checked.stdout.count("PASSED") == 2, checked.stdout
+    return sdist, wheel
 
 
 def _fresh_venv(tmp_path: Path, wheel: Path) -> Path:
@@ -161,8 +161,15 @@ def _fresh_venv(tmp_path: Path, wheel: Path) -> Path:
 
 @pytest.mark.slow
 def test_built_wheel_installs_runs_and_ships_no_placeholder(tmp_path: Path) -> None:
-    wheel = _build_wheel(tmp_path / "dist")
-    assert wheel.name.startswith("project_corpus_context-0.2.0-")
+    sdist, wheel = _build(tmp_path / "dist")
+    assert wheel.name.startswith(f"project_corpus_context-{__version__}-")
+    assert sdist.name == f"project_corpus_context-{__version__}.tar.gz"
+    with tarfile.open(sdist) as archive:
+        members = archive.getnames()
+    top = f"project_corpus_context-{__version__}"
+    for shipped in ("LICENSE", "README.md", "CHANGELOG.md", "src/project_corpus/__init__.py"):
+        assert f"{top}/{shipped}" in members
+    assert not any("/.project-corpus/cache/" in name for name in members)
     with zipfile.ZipFile(wheel) as archive:
         names = archive.namelist()
         meta = archive.read(next(n for n in names if n.endswith(".dist-info/METADATA"))).decode()

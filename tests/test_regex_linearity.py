@@ -35,6 +35,7 @@ from project_corpus.doctor import _volatile as volatile
 from project_corpus.doctor import baseline
 from project_corpus.doctor import content
 from project_corpus.doctor import integrity
+from project_corpus.doctor import mistakes
 from project_corpus.importer import artifacts as import_artifacts
 from project_corpus.importer import canon as import_canon
 from project_corpus.importer import dates as import_dates
@@ -78,6 +79,12 @@ COMMON = (SPACES, repeat("a"), repeat("-| ", "x"))
 
 def attacks(*specific: Make) -> tuple[Make, ...]:
     return (*COMMON, *specific)
+
+
+def _placeholders(text: str) -> object:
+    """Every placeholder pattern of the shipped templates, from every position of TEXT."""
+    table = mistakes.placeholders()
+    return [m.span() for kind in table.values() for ps in kind.values() for p in ps for m in p.finditer(text)]  # fmt: skip
 
 
 def _volatile_terms() -> Run:
@@ -240,6 +247,29 @@ PATTERNS: dict[str, list[tuple[Run, tuple[Make, ...]]]] = {
     "doctor._inputs.NEWLINE_RE": [(run_of(inputs.NEWLINE_RE), attacks(repeat("\n")))],
     "doctor._suppress.mention_re()": [
         (run_of(suppress.mention_re()), attacks(repeat(" ", "x", "<!--"), repeat("<!-- ")))
+    ],
+    "doctor.mistakes.SEPARATORS_RE": [
+        (run_of(mistakes.SEPARATORS_RE), attacks(repeat(" -"), repeat("\t- ")))
+    ],
+    "doctor.mistakes.HEADING_RE": [
+        (
+            mistakes.HEADING_RE.fullmatch,
+            attacks(repeat("#", "\n", "## "), repeat(" ", "\n", "## ")),
+        )
+    ],
+    "doctor.mistakes.VARIABLE_RE": [
+        (run_of(mistakes.VARIABLE_RE), attacks(repeat("$"), repeat("${a"), repeat("$a_")))
+    ],
+    "doctor.mistakes.line_pattern()": [
+        (
+            _placeholders,
+            attacks(
+                repeat("The outcome task a-b", "."),
+                repeat("The outcome task ", "x must produce"),
+                repeat("What the evidence of ", "x"),
+                repeat("ab", " does not show", "What the evidence of "),
+            ),
+        )
     ],
     "doctor.integrity.DATED_NAME_RE": [
         (run_of(integrity.DATED_NAME_RE), attacks(repeat("2026-01-0"), repeat("0")))

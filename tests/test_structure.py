@@ -186,8 +186,10 @@ REPOSITORY_TESTS = {
     "test_hostile.py",
     "test_install_docs.py",
     "test_packaging.py",
+    "test_pins.py",
     "test_published_corpora.py",
     "test_regex_linearity.py",
+    "test_release.py",
     "test_structure.py",
 }
 

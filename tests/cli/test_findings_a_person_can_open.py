@@ -20,7 +20,7 @@ NOTE = ".project-corpus/history/notes.md"
 STATUS = ".project-corpus/state/STATUS.md"
 # A volatile term on the second line of a paragraph; a broken link in the middle of a line.
 BODY = (
-    "# Notes\nDate: 2026-02-01\n\n## Notes\n"
+    "# Notes\nOwner: ops\n\n## Notes\n"
     "The canary pool takes ten percent of reads\nand is currently serving them.\n\n"
     "The first run is in [the old report](../reports/gone.md) for reference.\n"
 )
@@ -87,7 +87,7 @@ def test_line_and_column_of_the_token(parent: Path, cli: Cli) -> None:
 
 
 def test_the_caret_follows_tabs(make_corpus: MakeCorpus, cli: Cli) -> None:
-    body = "# Notes\nDate: 2026-02-01\n\n## Notes\n-\tIt is\tcurrently up.\n"
+    body = "# Notes\nOwner: ops\n\n## Notes\n-\tIt is\tcurrently up.\n"
     root = make_corpus({NOTE: body})
     text = cli("context", "doctor", root, "--format", "text").out.splitlines()
     head = text.index(next(t for t in text if "VOLATILE_WITHOUT_FRESHNESS" in t))

@@ -17,7 +17,7 @@ from tests.conftest import Run
 Cli = Callable[..., Run]
 HISTORY = ".project-corpus/history/notes.md"
 NOTES = (
-    "# Notes\nDate: 2026-02-01\nCreated-At: soon\n\n## Notes\n"
+    "# Notes\nOwner: ops\nCreated-At: soon\n\n## Notes\n"
     "We currently deploy on Fridays.\n\n"
     "Supersedes: .project-corpus/reports/gone.md\n"
 )

@@ -86,7 +86,7 @@ def run_piped(args: list[str], **env: str) -> Ran:
 @pytest.fixture(scope="module")
 def root(tmp_path_factory: pytest.TempPathFactory) -> Path:
     target = copy_fixture(FIXTURES / "example", tmp_path_factory.mktemp("terminal") / "example")
-    note = target / ".project-corpus/history/2026-11-26-standup.md"
+    note = target / ".project-corpus/history/2026-standup.md"
     note.write_text("# Standup\n\n## Notes\nThe canary is currently serving reads.\n")
     assert run_piped(["context", "build", str(target)]).code == 0
     return target
@@ -128,7 +128,7 @@ def test_text_at_a_terminal_json_when_piped(root: Path, name: str) -> None:
         assert " of 300 tokens" in tty.out
     else:
         # ROOT as given, the line and the column of the volatile term, the severity
-        note = f"{root}/.project-corpus/history/2026-11-26-standup.md"
+        note = f"{root}/.project-corpus/history/2026-standup.md"
         assert f"{note}:4:15: WARN VOLATILE_WITHOUT_FRESHNESS " in tty.out
         assert "    The canary is currently serving reads.\n" in tty.out
         assert tty.out.splitlines()[-1].startswith("project-corpus: 0 FAIL, ")

@@ -131,7 +131,13 @@ def test_every_selection_reason_of_the_real_world_questions_matches_the_schema()
             assert errors("query-result", document) == [], case["query"]
             for result in document["results"]:  # type: ignore[attr-defined]
                 seen.update(r.split(":")[0] for r in result["selection_reasons"])
-    assert {"question_intent", "equivalent_terms", "adjacent_terms", "decision_section"} <= seen
+    assert {
+        "question_intent",
+        "equivalent_terms",
+        "adjacent_terms",
+        "decision_section",
+        "document_score",
+    } <= seen
 
 
 @pytest.mark.parametrize(("query", "limit"), QUERIES)
@@ -241,7 +247,7 @@ def test_doctor_report_with_every_input_matches_schema(cli: CLI, example: Path) 
     write_bundle(cli, example)
     good = write_candidate(example, "c-good.json", candidate(example))
     bad = write_candidate(example, "c-bad.json", candidate(example, kind="rumour", statement=" "))
-    (example / ".project-corpus/history/2026-12-01-note.md").write_text(
+    (example / ".project-corpus/history/2026-note.md").write_text(
         "# Note\n\n## Notes\n<!-- project-corpus: disable VOLATILE_WITHOUT_FRESHNESS -->\n"
         "The pool is currently warm.\n\nThe shard is live right now.\n",
         encoding="utf-8",

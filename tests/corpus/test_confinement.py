@@ -333,9 +333,10 @@ def test_limits_apply_in_the_doctor_mode_too(
 
 def test_bad_utf8_has_its_code_in_each_mode(make_corpus: MakeCorpus) -> None:
     root = make_corpus({R + "bad.md": b"# R\n\xff\n"})
-    assert findings(root) == [("INVALID_ENCODING", R + "bad.md", "not UTF-8 at byte 4")]
+    where = "not UTF-8 at byte 4 (line 2, column 1)"
+    assert findings(root) == [("INVALID_ENCODING", R + "bad.md", where)]
     error = refused(root)
-    assert (error.code, error.detail) == ("SOURCE_ENCODING", f"{R}bad.md: not UTF-8 at byte 4")
+    assert (error.code, error.detail) == ("SOURCE_ENCODING", f"{R}bad.md: {where}")
 
 
 # --- portable paths -----------------------------------------------------------------------------

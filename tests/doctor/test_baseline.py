@@ -21,13 +21,13 @@ from tests.output.test_output import sarif_validator
 
 Cli = Callable[..., Run]
 NOTES = ".project-corpus/history/notes.md"
-OLD = "# Notes\nDate: 2026-02-01\n\n## Notes\nWe currently deploy on Fridays.\n"
+OLD = "# Notes\nOwner: ops\n\n## Notes\nWe currently deploy on Fridays.\n"
 # The old claim moved down one line, and one new volatile claim.
 MOVED = (
-    "# Notes\nDate: 2026-02-01\n\n## Notes\nAn unrelated line first.\n\n"
+    "# Notes\nOwner: ops\n\n## Notes\nAn unrelated line first.\n\n"
     "We currently deploy on Fridays.\n\nThe canary is live right now.\n"
 )
-GONE = "# Notes\nDate: 2026-02-01\n\n## Notes\nWe deploy on Fridays.\n"
+GONE = "# Notes\nOwner: ops\n\n## Notes\nWe deploy on Fridays.\n"
 
 
 def write(root: Path, rel: str, text: str) -> None:
@@ -93,7 +93,7 @@ def test_fixed_finding_is_absent_and_sarif_carries_every_state(
     assert list(sarif_validator().iter_errors(log)) == []
     states = sorted(r["baselineState"] for r in log["runs"][0]["results"])
     assert states == ["new", "unchanged"]
-    write(root, NOTES, "# Notes\nDate: 2026-02-01\n\n## Notes\nThe canary is live right now.\n")
+    write(root, NOTES, "# Notes\nOwner: ops\n\n## Notes\nThe canary is live right now.\n")
     log = json.loads(render_report(memory_doctor(root, baseline=str(base)), "sarif"))
     assert list(sarif_validator().iter_errors(log)) == []
     states = sorted(r["baselineState"] for r in log["runs"][0]["results"])

@@ -20,6 +20,7 @@ FAMILIES = (
     "index",
     "relations",
     "content",
+    "mistakes",
     "integrity",
     "repository",
     "hygiene",

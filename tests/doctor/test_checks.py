@@ -21,6 +21,8 @@ from tests.conftest import MakeCorpus
 from tests.conftest import report
 from tests.doctor.integrity_cases import INTEGRITY_FAILING
 from tests.doctor.integrity_cases import INTEGRITY_PASSING
+from tests.doctor.mistakes_cases import MISTAKES_FAILING
+from tests.doctor.mistakes_cases import MISTAKES_PASSING
 from tests.doctor.support import INDEX_REL
 from tests.doctor.support import STATUS_PATH
 from tests.doctor.support import Case
@@ -46,7 +48,7 @@ CACHE = ".project-corpus/cache"
 
 
 def history(body: str) -> str:
-    return f"# Notes\nDate: 2026-02-01\n\n## Notes\n{body}\n"
+    return f"# Notes\nOwner: ops\n\n## Notes\n{body}\n"
 
 
 def policy(old: str, new: str) -> dict[str, str | bytes | None]:
@@ -143,11 +145,22 @@ BIG_STATUS = STATUS.replace(
 FAILING: dict[str, list[Case]] = {
     "MISSING_REQUIRED_PATH": [Case({"AGENTS.md": None}, "AGENTS.md", 1)],
     "REQUIRED_PATH_LINK": [Case({}, ".project-corpus/history", 1, link_history)],
-    "INVALID_ENCODING": [Case({HISTORY: b"# Notes\n\xff\xfe\n"}, HISTORY, 1)],
+    "INVALID_ENCODING": [
+        Case({HISTORY: b"# Notes\n\xff\xfe\n"}, HISTORY, 2),
+        Case({HISTORY: "# Notes\n\n## Notes\nЁж ok\n".encode() + b"ab\xc3(\n"}, HISTORY, 5),
+    ],
     "MISSING_METADATA": [
         Case({STATUS_PATH: STATUS.replace("Evidence-Class: OBSERVED\n", "")}, STATUS_PATH, 1)
     ],
-    "INVALID_METADATA": [Case({STATUS_PATH: STATUS.replace("ACTIVE", "RUNNING")}, STATUS_PATH, 4)],
+    "INVALID_METADATA": [
+        Case({STATUS_PATH: STATUS.replace("ACTIVE", "RUNNING")}, STATUS_PATH, 4),
+        Case(
+            {TASK_PATH: TASK.replace("Protocol-Version: 2.0", "Protocol-Version: 3.0")},
+            TASK_PATH,
+            2,
+        ),
+        Case({NEW: report("bench-new", "2026-11-21", "Fine.").replace("2.0", "2")}, NEW, 2),
+    ],
     "MISSING_SECTION": [
         Case({PROJECT_PATH: PROJECT.replace("## Non-Goals\n", "")}, PROJECT_PATH, 1)
     ],
@@ -331,6 +344,23 @@ FAILING: dict[str, list[Case]] = {
         Case({HISTORY: history("We currently deploy on Fridays.")}, HISTORY, 5),
         Case({HISTORY: history("- first\n- Сейчас кэш\n  прогревается вручную.")}, HISTORY, 6),
         Case({HISTORY: history("The dashboard is live.")}, HISTORY, 5),
+        # a Task is not a log entry: its Created-At does not date its claims
+        Case(
+            {TASK_PATH: TASK.replace("The eviction policy module.", "What is live today.")},
+            TASK_PATH,
+            12,
+        ),
+        # a date that does not parse dates nothing
+        Case(
+            {HISTORY: history("We currently deploy.").replace("Owner: ops", "Date: someday")},
+            HISTORY,
+            5,
+        ),
+        Case(
+            {".project-corpus/history/2026-13-01-standup.md": history("Live.")},
+            ".project-corpus/history/2026-13-01-standup.md",
+            5,
+        ),
     ],
     "INVALID_TIMESTAMP": [Case({OLD: report("bench-old", "2026-02-30", "Old.")}, OLD, 6)],
     "ARTIFACT_SHAPE": [
@@ -442,9 +472,11 @@ FAILING: dict[str, list[Case]] = {
 }
 
 FAILING.update(INTEGRITY_FAILING)
+FAILING.update(MISTAKES_FAILING)
 
 PASSING: dict[str, list[Case]] = {code: [Case({})] for code in FAILING}
 PASSING.update(INTEGRITY_PASSING)
+PASSING.update(MISTAKES_PASSING)
 PASSING.update(
     {
         "PROJECT_ID_MISMATCH": [
@@ -484,6 +516,21 @@ PASSING.update(
                 }
             ),
             Case({HISTORY: history("The delivery went alive; currentlyish is not a word.")}),
+            # a dated log entry dates its claims (SPEC §8 rev. 4)
+            Case(
+                {HISTORY: history("We currently deploy.").replace("Owner: ops", "Date: 2026-02-01")}
+            ),
+            Case({NEW: report("bench-new", "2026-11-21", "The canary is live right now.")}),
+            Case(
+                {".project-corpus/history/2026-12-01-standup.md": history("Сейчас всё работает.")}
+            ),
+            Case(
+                {
+                    HISTORY: history("Now live.").replace(
+                        "Owner: ops", "Created-At: 2026-02-01T08:00:00Z"
+                    )
+                }
+            ),
         ],
         "INVALID_TIMESTAMP": [
             Case(

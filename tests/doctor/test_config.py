@@ -23,7 +23,7 @@ VOLATILE = "We currently deploy on Fridays."
 INVALID_REL = "Supersedes: ../elsewhere.md"
 
 
-def notes(*paragraphs: str, meta: str = "Date: 2026-02-01\n") -> str:
+def notes(*paragraphs: str, meta: str = "Owner: ops\n") -> str:
     return "# Notes\n" + meta + "\n## Notes\n" + "\n\n".join(paragraphs) + "\n"
 
 
@@ -57,6 +57,10 @@ def config_error(make_corpus: MakeCorpus, text: str | bytes) -> str:
         "status_max_bytes: '12000'\n",
         "status_max_bytes: true\n",
         "status_max_bytes: 0\n",
+        "task_states: REVIEW\n",
+        "task_states: [REVIEW, 3]\n",
+        "task_states: ['  ']\n",
+        'task_states: ["a\\nb"]\n',
         "rules: {a: [unclosed\n",
         b"rules: \xff\n",
     ],
@@ -257,6 +261,7 @@ YAML_VALUES = st.recursive(
                     "en",
                     "ru",
                     "DUPLICATE_MEMORY_ITEM",
+                    "task_states",
                     "x",
                 ]
             ),

@@ -62,6 +62,9 @@ SPEC_TABLE = {  # SPEC §8, besides the gate codes
     "OVERSIZED_STATUS": "WARN",
     "VOLATILE_WITHOUT_FRESHNESS": "WARN",
     "INVALID_TIMESTAMP": "WARN",
+    # SPEC §8 rev. 4, "Mistakes people make, caught"
+    "UNKNOWN_TASK_STATUS": "WARN",
+    "SCAFFOLD_PLACEHOLDER": "WARN",
     "ACTIVE_TASK_MISSING": "FAIL",
     "ACTIVE_TASK_CLOSED": "WARN",
     "LIFECYCLE_MISMATCH": "WARN",

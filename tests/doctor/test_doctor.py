@@ -39,8 +39,8 @@ from tests.doctor.support import write_json
 Cli = Callable[..., Run]
 HISTORY = ".project-corpus/history/notes.md"
 INVALID = sorted(p.name for p in (FIXTURES / "invalid").iterdir() if p.is_dir())
-WARNING_ONLY = {HISTORY: "# Notes\nDate: 2026-02-01\n\n## Notes\nWe currently deploy on Fridays.\n"}
-FAILING = {HISTORY: "# Notes\nDate: 2026-02-01\n\n## Notes\nSupersedes: ../elsewhere.md\n"}
+WARNING_ONLY = {HISTORY: "# Notes\nOwner: ops\n\n## Notes\nWe currently deploy on Fridays.\n"}
+FAILING = {HISTORY: "# Notes\nOwner: ops\n\n## Notes\nSupersedes: ../elsewhere.md\n"}
 
 
 def private_copy(name: str, tmp_path: Path) -> Path:

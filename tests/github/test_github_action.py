@@ -97,7 +97,7 @@ def corpus(workspace: Path, variant: str, name: str = "corpus") -> Path:
     root = workspace / name if name != "." else workspace
     copy_fixture(EXAMPLE, root)
     if variant == "warn":
-        (root / ".project-corpus/history/2026-11-16-standup.md").write_text(VOLATILE_NOTE)
+        (root / ".project-corpus/history/2026-standup.md").write_text(VOLATILE_NOTE)
     if variant == "fail":
         status = root / STATUS
         text = re.sub(r"Lifecycle-Status: \w+", "Lifecycle-Status: RUNNING", status.read_text())
@@ -148,13 +148,13 @@ def test_warning_only_corpus_passes_with_annotations(gha: Runner) -> None:
     step = gha.step("doctor", root="corpus")
     assert step.outputs["doctor-exit-code"] == "0"
     assert int(step.outputs["findings"]) >= 1
-    note = "file=corpus/.project-corpus/history/2026-11-16-standup.md"
+    note = "file=corpus/.project-corpus/history/2026-standup.md"
     assert re.search(rf"^::warning {re.escape(note)},line=4\b", step.emitted, re.MULTILINE)
     assert "::error" not in step.emitted
     assert "VOLATILE_WITHOUT_FRESHNESS" in step.summary
     sarif = Path(step.outputs["sarif-file"])
     assert sarif_errors(sarif) == []
-    assert sarif_uris(sarif) == ["corpus/.project-corpus/history/2026-11-16-standup.md"]
+    assert sarif_uris(sarif) == ["corpus/.project-corpus/history/2026-standup.md"]
 
 
 def test_warning_only_corpus_fails_with_fail_on_warn(gha: Runner) -> None:
@@ -241,7 +241,7 @@ def test_the_doctor_runs_once_per_job(gha: Runner, monkeypatch: pytest.MonkeyPat
     assert step.outputs["doctor-exit-code"] == "1"
     assert "::warning file=corpus/" in step.emitted
     assert sarif_uris(Path(step.outputs["sarif-file"])) == [
-        "corpus/.project-corpus/history/2026-11-16-standup.md"
+        "corpus/.project-corpus/history/2026-standup.md"
     ]
 
 
@@ -257,7 +257,8 @@ def test_exit_code_is_written_once(gha: Runner) -> None:
 
 def test_pins_are_current_majors_with_the_version_in_a_comment() -> None:
     """Pinned by full SHA (looked up for the tag in each action's repository), version noted."""
-    files = [ACTION_YML, REPO / ".github" / "workflows" / "ci.yml", REPO / "docs/github-action.md"]
+    workflows = sorted((REPO / ".github" / "workflows").glob("*.yml"))
+    files = [ACTION_YML, *workflows, REPO / "docs/github-action.md"]
     pins = {
         (m[1], m[2], m[3])
         for f in files
@@ -531,7 +532,8 @@ def test_every_python_step_is_a_known_action_step() -> None:
 
 
 def test_every_uses_is_pinned_by_full_sha() -> None:
-    files = [ACTION_YML, REPO / ".github" / "workflows" / "ci.yml"]
+    files = [ACTION_YML, *sorted((REPO / ".github" / "workflows").glob("*.yml"))]
+    assert len(files) >= 3  # the action, ci.yml, release.yml
     uses = [u for f in files for u in re.findall(r"uses:\s*(\S+)", f.read_text())]
     assert uses
     for ref in uses:

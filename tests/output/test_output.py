@@ -38,7 +38,7 @@ SARIF_SCHEMA = json.loads((HERE / "data" / "sarif-schema-2.1.0.json").read_text(
 HISTORY = ".project-corpus/history/notes.md"
 ABSOLUTE = re.compile(r"(^|[\s'\"(=])/(tmp|home|root|usr|etc|var|private|Users)/")
 FINDINGS = {
-    HISTORY: "# Notes\nDate: 2026-02-01\nCreated-At: soon\n\n## Notes\n"
+    HISTORY: "# Notes\nOwner: ops\nCreated-At: soon\n\n## Notes\n"
     "We currently deploy on Fridays.\n\n"
     "<!-- project-corpus: disable VOLATILE_WITHOUT_FRESHNESS -->\n"
     "Right now the cache is cold.\n\n"

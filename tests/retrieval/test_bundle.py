@@ -500,13 +500,14 @@ def test_a_too_large_item_is_skipped_and_smaller_later_ones_still_fit(
         make_corpus,
         {
             ".project-corpus/reports/bench-path.md": report("bench-path", "2026-10-02", big),
-            ".project-corpus/reports/small-zebra.md": report("small-zebra", "2026-12-01", "Zebra."),
+            # no query word in its file name: the document score would rank it first
+            ".project-corpus/reports/small-note.md": report("small-note", "2026-12-01", "Zebra."),
         },
     )
     bundle = compiled(root, "zebra", 80)
     paths = [i["source_path"] for i in ranked(bundle)]
     assert ".project-corpus/reports/bench-path.md" not in paths
-    assert ".project-corpus/reports/small-zebra.md" in paths
+    assert ".project-corpus/reports/small-note.md" in paths
     assert omitted_of(bundle)["budget"] >= 1
     wide = compiled(root, "zebra", 20000)
     assert ranked(wide)[0]["source_path"] == ".project-corpus/reports/bench-path.md"

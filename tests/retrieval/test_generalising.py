@@ -11,6 +11,7 @@ import pytest
 from project_corpus.corpus.markdown import parse_document
 from project_corpus.corpus.snapshot import collect
 from project_corpus.retrieval import glossary
+from project_corpus.retrieval import markers
 from project_corpus.retrieval import text as textmod
 from project_corpus.retrieval import vocabulary
 from project_corpus.retrieval.lists import list_contexts
@@ -58,12 +59,7 @@ def test_contractions_leave_no_single_letter_terms_and_count_as_negations() -> N
     assert textmod.stem("not") in textmod.negation_forms(textmod.stem("don"))
 
 
-def test_near_equivalents_are_closed_classes_of_general_words() -> None:
-    seen: dict[str, int] = {}
-    for number, words in enumerate(vocabulary.EQUIVALENT_CLASSES):
-        for word in words:
-            assert seen.setdefault(word, number) == number, f"{word} is in two classes"
-    assert len(vocabulary.EQUIVALENT_CLASSES) <= 80  # bounded: a curated list, not a thesaurus
+def test_near_equivalents_come_from_the_shipped_general_glossary() -> None:
     config = vocabulary.equivalent_forms(textmod.stem("config"))
     assert textmod.stem("configuration") in config
     assert vocabulary.equivalent_forms(textmod.stem("hledger")) == frozenset()
@@ -225,3 +221,45 @@ def test_words_that_only_say_now_are_no_terms(question: str) -> None:
     results = search(collect(REPO / "fixtures" / "example"), question, 3)
     assert [r.item.section for r in results[:2]] == ["Blockers", "Blockers"]
     assert all(r.item.source_path.endswith("state/STATUS.md") for r in results[:2])
+
+
+@pytest.mark.parametrize(
+    ("marker", "content"),
+    [
+        ("> [!IMPORTANT]", "> Rotate the signing key before the release."),
+        ("Next signing step:", "Rotate the signing key before the release."),
+        ("The signing key file should be named", "```text\nsigning-key.pem\n```"),
+        ("**Signing**:", "- rotate the signing key before the release"),
+    ],
+)
+def test_a_marker_never_outranks_the_item_that_carries_its_content(
+    make_corpus: MakeCorpus, marker: str, content: str
+) -> None:
+    root = _corpus(make_corpus, {"notes.md": f"# Notes\n\n## Keys\n\n{marker}\n\n{content}\n"})
+    results = search(collect(root), "signing key", 5)
+    assert results
+    assert results[0].item.text == content
+    assert all(r.item.text != marker for r in results)
+
+
+@pytest.mark.parametrize(
+    ("text", "content"),
+    [
+        ("> [!WARNING]", False),
+        ("```python", False),
+        ("| TBD | - | N/A |", False),
+        ("| YYYY-MM-DD | x |", False),
+        ("| Row 14 | 450 |", True),
+        ("Next hypothesis:", True),
+        ("NONE", True),
+    ],
+)
+def test_marker_only_text_holds_no_word_of_its_own(text: str, content: bool) -> None:
+    assert markers.has_content(text) is content
+
+
+def test_a_label_that_says_something_stays_an_answer(make_corpus: MakeCorpus) -> None:
+    label = "The exporter is in a working state with the following signing features:"
+    root = _corpus(make_corpus, {"notes.md": f"# Notes\n\n{label}\n\n- key rotation\n"})
+    texts = [r.item.text for r in search(collect(root), "what state is the exporter in", 5)]
+    assert label in texts

@@ -15,9 +15,11 @@ from project_corpus.core.errors import ContextError
 from project_corpus.core.records import Corpus
 from project_corpus.corpus.items import corpus_items
 from project_corpus.corpus.snapshot import collect
+from project_corpus.retrieval import documents
 from project_corpus.retrieval import score
 from project_corpus.retrieval.order import _KeptSets
 from project_corpus.retrieval.order import _near
+from project_corpus.retrieval.rank import candidates
 from project_corpus.retrieval.rank import check_limit
 from project_corpus.retrieval.rank import parse_int
 from project_corpus.retrieval.rank import search
@@ -80,6 +82,24 @@ def _idf_by_hand(corpus: Corpus, query: str) -> dict[str, float]:
     return {t: math.log(1 + (len(items) - df[t] + 0.5) / (df[t] + 0.5)) for t in terms}
 
 
+def _document_by_hand(corpus: Corpus, query: str, path: str) -> int:
+    """The document points of PATH (docs/retrieval.md, "Document score"): per term, the items
+    holding it (text, section path, title) plus 2 for a file-name word, saturated by
+    n / (n + 1.5 × items / mean items), IDF-weighted, as a share of 250."""
+    items = [i for i in corpus_items(corpus) if i.source_path == path]
+    title = next(h.title for s in corpus.sources if s.path == path for h in s.doc.headings)
+    idf = candidates(corpus, query).ctx.idf  # the written-places IDF of rank
+    mean = sum(len(s.doc.spans) for s in corpus.sources) / len(corpus.sources)
+    k = documents.SATURATION * len(items) / mean
+    name = set(stems(Path(path).stem))
+    weights = []
+    for term, weight in idf.items():
+        held = sum(1 for i in items if term in {*stems(i.text), *stems(i.section), *stems(title)})
+        held += documents.FILE_NAME_COUNT if term in name else 0
+        weights.append(weight * held / (held + k))
+    return math.floor(documents.DOCUMENT_WEIGHT * math.fsum(weights) / math.fsum(idf.values()))
+
+
 def test_score_is_the_sum_of_the_documented_parts(make_corpus: MakeCorpus) -> None:
     corpus = collect(make_corpus())
     query = "weekly benchmark"
@@ -88,13 +108,16 @@ def test_score_is_the_sum_of_the_documented_parts(make_corpus: MakeCorpus) -> No
     lexical = math.floor(score.LEXICAL_WEIGHT * sum(idf.values()) / sum(idf.values()))
     stamps = sorted({s.timestamp for s in corpus.sources if s.timestamp})
     recency = (10 * (stamps.index(result.item.timestamp) + 1)) // len(stamps)
-    # every term hits; one adjacent pair; phrase; ACTIVE_TASK; current; recency; section
+    # every term hits; one adjacent pair; phrase; document; ACTIVE_TASK; current; recency; section
     adjacent = score.ADJACENT_WEIGHT
-    assert result.score == lexical + adjacent + score.PHRASE_WEIGHT + 65 + 20 + recency + 3
+    document = _document_by_hand(corpus, query, result.item.source_path)
+    parts = lexical + adjacent + score.PHRASE_WEIGHT + document + 65 + 20 + recency + 3
+    assert result.score == parts
     assert result.reasons == (
         "lexical_terms:benchmark,week",
         "adjacent_terms:week+benchmark",
         "exact_phrase",
+        "document_score",
         "authority:ACTIVE_TASK",
         "temporal:current",
         "exact_project_scope",
@@ -112,7 +135,8 @@ def test_partial_matches_score_by_idf_and_count_share(make_corpus: MakeCorpus) -
     assert "exact_phrase" not in full.reasons
     idf = _idf_by_hand(corpus, "weekly xylophone")
     share = math.floor(600 * idf["week"] / sum(idf.values()) + 400 * 1 / 2)
-    assert full.score - (share + 65 + 20 + 3) in range(11)  # the rest is recency
+    document = _document_by_hand(corpus, "weekly xylophone", full.item.source_path)
+    assert full.score - (share + document + 65 + 20 + 3) in range(11)  # the rest is recency
 
 
 def test_historical_intent_lifts_old_sources(make_corpus: MakeCorpus) -> None:
@@ -123,7 +147,14 @@ def test_historical_intent_lifts_old_sources(make_corpus: MakeCorpus) -> None:
     assert plain[new] > plain[prev]
     assert old[prev] > old[new]
     lift = score.HISTORICAL_INTENT_WEIGHT["superseded"]
-    assert old[prev] - old[new] == plain[prev] - plain[new] + lift
+    corpus = collect(root)
+
+    def doc(query: str, path: str) -> int:  # the document points differ with the terms
+        return _document_by_hand(corpus, query, path)
+
+    gap_old = old[prev] - doc("previous latency", prev) - old[new] + doc("previous latency", new)
+    gap_plain = plain[prev] - doc("latency", prev) - plain[new] + doc("latency", new)
+    assert gap_old == gap_plain + lift
     reasons = next(
         r.reasons
         for r in search(collect(root), "previous latency")

@@ -25,27 +25,22 @@ REPO = Path(__file__).resolve().parents[2]
 SCRIPTS = REPO / "benchmarks" / "realworld"
 # corpus: (top-1 line, top-3 line, top-1 source, answer in 300-token bundle), docs/retrieval.md
 FLOORS = {
-    # Added with blind questions and not yet measured: the first measurement sets the floor.
-    "adze-backlog-postmortems": (0, 0, 0, 0),
-    "backstage-adr": (6, 9, 12, 6),
-    "carbon-aware-sdk": (8, 12, 13, 7),
-    "firebot-memory-bank": (5, 9, 10, 7),
-    "flamingods-memory-bank": (5, 7, 5, 3),
-    "in-toto-roadmap": (7, 12, 8, 3),
-    # Added with blind questions and not yet measured: the first measurement sets the floor.
-    "jellyfin-mcp-spec-workflow": (0, 0, 0, 0),
-    # Added with blind questions and not yet measured: the first measurement sets the floor.
-    "net-tennis-devlog": (0, 0, 0, 0),
+    "adze-backlog-postmortems": (8, 9, 10, 2),
+    "backstage-adr": (6, 9, 12, 7),
+    "carbon-aware-sdk": (9, 12, 14, 7),
+    "firebot-memory-bank": (6, 9, 11, 7),
+    "flamingods-memory-bank": (5, 6, 5, 3),
+    "in-toto-roadmap": (10, 13, 11, 3),
+    "jellyfin-mcp-spec-workflow": (7, 8, 10, 9),
+    "net-tennis-devlog": (9, 12, 13, 4),
     "nftbk-memory-bank": (8, 11, 11, 2),
-    # Added with blind questions and not yet measured: the first measurement sets the floor.
-    "pet-todo-memory-bank-ru": (0, 0, 0, 0),
-    # Added with blind questions and not yet measured: the first measurement sets the floor.
-    "prompt-practice-kiro": (0, 0, 0, 0),
+    "pet-todo-memory-bank-ru": (2, 10, 5, 7),
+    "prompt-practice-kiro": (8, 9, 9, 7),
     "sayloop-agents-worklog": (10, 12, 10, 5),
-    "telegram-channel-scanner": (5, 8, 11, 5),
-    "thunderbird-android-adr": (5, 10, 12, 9),
+    "telegram-channel-scanner": (6, 9, 11, 5),
+    "thunderbird-android-adr": (5, 10, 13, 9),
     "vscode-markitdown-memory-bank": (4, 6, 8, 2),
-    "whois-watcher": (4, 7, 8, 6),
+    "whois-watcher": (4, 9, 8, 7),
 }
 
 

@@ -18,10 +18,10 @@ NOTES = ".project-corpus/history/notes.md"
 NEW_TASK = ".project-corpus/tasks/ship-review.md"
 CANDIDATE = ".project-corpus/candidates/c-next.json"
 # One old volatile claim (a finding in the base) ...
-BASE_NOTES = "# Notes\nDate: 2026-02-01\n\n## Notes\nWe currently deploy on Fridays.\n"
+BASE_NOTES = "# Notes\nOwner: ops\n\n## Notes\nWe currently deploy on Fridays.\n"
 # ... moved down one line in the head (a blank line above it), and one new volatile claim.
 HEAD_NOTES = (
-    "# Notes\nDate: 2026-02-01\n\n## Notes\n\nWe currently deploy on Fridays.\n"
+    "# Notes\nOwner: ops\n\n## Notes\n\nWe currently deploy on Fridays.\n"
     "\nThe canary is live right now.\n"
 )
 OLD_ACTION = "Tune the eviction policy for large catalogue pages."

@@ -189,7 +189,7 @@ def test_fixed_finding_and_task_changes(scenario: Scenario) -> None:
     repo = scenario.repo
     task = repo / ".project-corpus/tasks/tune-eviction.md"
     task.write_text(task.read_text().replace("Task-Status: OPEN", "Task-Status: DONE"))
-    (repo / NOTES).write_text("# Notes\nDate: 2026-02-01\n\n## Notes\nWe deploy on Fridays.\n")
+    (repo / NOTES).write_text("# Notes\nOwner: ops\n\n## Notes\nWe deploy on Fridays.\n")
     path = repo / ".project-corpus/reports/bench-path.md"
     path.write_text(
         path.read_text().replace(

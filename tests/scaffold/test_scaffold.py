@@ -17,10 +17,28 @@ from tests.conftest import Run
 from tests.conftest import copy_fixture
 from tests.conftest import tree_digest
 
+PROJECT = ".project-corpus/state/PROJECT.md"
+# The guidance line under each section heading of a fresh PROJECT, Task and Report.
+PROJECT_GUIDANCE = [7, 10, 13, 16]
+TASK_GUIDANCE = [9, 12, 15, 18]
+REPORT_GUIDANCE = [9, 12, 15]  # without --task (one line less of metadata)
+
 
 def issues(root: Path) -> list[tuple[str, str]]:
+    """(code, path) of each finding but the guidance left unchanged (SCAFFOLD_PLACEHOLDER)."""
     report = memory_doctor(root)
-    return [(i["code"], i["path"]) for i in report["issues"]]  # type: ignore[attr-defined]
+    found = report["issues"]
+    return [(i["code"], i["path"]) for i in found if i["code"] != "SCAFFOLD_PLACEHOLDER"]  # type: ignore[attr-defined]
+
+
+def placeholders(root: Path) -> dict[str, list[int]]:
+    """{path: lines} of the SCAFFOLD_PLACEHOLDER findings (every one a WARN)."""
+    found: dict[str, list[int]] = {}
+    for issue in memory_doctor(root)["issues"]:  # type: ignore[attr-defined]
+        if issue["code"] == "SCAFFOLD_PLACEHOLDER":
+            assert issue["severity"] == "WARN"
+            found.setdefault(issue["path"], []).append(issue["line"])
+    return found
 
 
 @pytest.mark.parametrize("lang", ["en", "ru"])
@@ -34,6 +52,7 @@ def test_init_writes_a_doctor_clean_corpus(
     assert ".project-corpus/history/.gitkeep" in written
     assert (root / ".project-corpus/cache/.gitignore").read_text() == "*\n"
     assert issues(root) == []
+    assert placeholders(root) == {PROJECT: PROJECT_GUIDANCE}
     assert cli("context", "build", root).code == 0
     assert cli("context", "bundle", root, "exact next action").code == 0
 
@@ -73,6 +92,11 @@ def test_new_task_and_report_have_no_shape_findings(tmp_path: Path, lang: str) -
     rel = new_artifact(root, "report", "r-001-load-test", task_id="t-001-checkout", lang=lang)
     assert "Task-ID: t-001-checkout\n" in (root / rel).read_text(encoding="utf-8")
     assert issues(root) == []
+    assert placeholders(root) == {
+        PROJECT: PROJECT_GUIDANCE,
+        ".project-corpus/tasks/t-001-checkout.md": TASK_GUIDANCE,
+        rel: [line + 1 for line in REPORT_GUIDANCE],  # one line more: its Task-ID
+    }
 
 
 @pytest.mark.parametrize("lang", ["en", "ru"])

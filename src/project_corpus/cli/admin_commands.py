@@ -127,34 +127,18 @@ def mcp(root: str | None, grant_path: str, allow: tuple[str, ...], naming: str) 
 @click.argument("code", required=False)
 @format_option(*EXPLAIN_FORMATS)
 def explain(code: str | None, fmt: str) -> int:
-    """Print a doctor check's documentation (without CODE: list every check)."""
+    """Explain a code: a doctor check's documentation, or an error code's meaning and hint
+    (without CODE: list every check)."""
     from project_corpus.core.jsonio import pretty
     from project_corpus.doctor import CHECKS
-    from project_corpus.doctor import CHECKS_BY_CODE
-    from project_corpus.doctor.selection import lookup
-    from project_corpus.doctor.selection import unknown_hint
+    from project_corpus.doctor.explain import explain as explain_code
+    from project_corpus.doctor.explain import explain_text
 
     if code is None:
         rows = [{"code": c.code, "name": c.name, "severity": c.severity} for c in CHECKS]
         text = "".join(f"{r['code']:<30} {r['severity']:<5} {r['name']}\n" for r in rows)
         emit(text if resolve_format(fmt) == "text" else pretty({"checks": rows}))
         return EXIT_OK
-    found = lookup(code, CHECKS_BY_CODE)
-    if found is None:
-        raise ContextError(
-            "USAGE_ERROR", f"no check named {code!r}", hint=unknown_hint(code, CHECKS_BY_CODE)
-        )
-    item = CHECKS_BY_CODE[found]
-    data = {
-        "code": item.code,
-        "name": item.name,
-        "severity": item.severity,
-        "gate": item.gate,
-        "summary": item.summary,
-        "doc": item.doc,
-    }
-    head = f"{item.code} ({item.name}) — default severity {item.severity}"
-    gate = " (a conformance gate: never off, never suppressed)" if item.gate else ""
-    text = f"{head}{gate}\n\n{item.doc}\n"
-    emit(text if resolve_format(fmt) == "text" else pretty(data))
+    data = explain_code(code)
+    emit(explain_text(data) if resolve_format(fmt) == "text" else pretty(data))
     return EXIT_OK

@@ -180,10 +180,11 @@ HINTS: dict[str, str] = {
             "PROJECT_ABSOLUTE_ROOT",
             "GENERATED_VIEW_UNMARKED",
             "SOURCE_LINK",
-            "SOURCE_ENCODING",
             "SOURCE_PATH",
         )
     },
+    # The doctor reports a source that is not UTF-8 as INVALID_ENCODING, at its first bad byte.
+    "SOURCE_ENCODING": _explained("INVALID_ENCODING"),
     **{
         code: _explained(
             code, f"{_POLICY} (`project-corpus context doctor {ROOT_MARK}` shows the line)"
@@ -266,7 +267,7 @@ HINTS: dict[str, str] = {
     "CONTEXT_INPUT_JSON": "the file must be strict UTF-8 JSON (no comments, no trailing commas)",
     "CONFIG_INVALID": (
         "`project-corpus explain` lists the codes and names a rule may use; the keys are rules, "
-        "ignore, volatile_terms, status_max_bytes, status_max_age_days"
+        "ignore, volatile_terms, status_max_bytes, status_max_age_days, task_states"
     ),
     "OUTPUT_PATH": (
         "write the report to a writable file outside .project-corpus/, e.g. --output "

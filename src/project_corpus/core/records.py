@@ -79,7 +79,8 @@ class Finding(NamedTuple):
     """A located problem found by the engine (conformance, links, supersession...).
 
     `anchor` is the normalised text a fingerprint is computed from (not the line number),
-    so that a finding keeps its identity when unrelated edits move lines.
+    so that a finding keeps its identity when unrelated edits move lines. `column` is the
+    1-based column (in characters) of what causes it, 0 when it is about the line or file.
     """
 
     code: str
@@ -87,6 +88,7 @@ class Finding(NamedTuple):
     line: int
     detail: str
     anchor: str = ""
+    column: int = 0
 
 
 class Source(NamedTuple):

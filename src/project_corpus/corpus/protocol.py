@@ -51,9 +51,7 @@ def check_metadata(doc: Document, path: str, keys: tuple[str, ...]) -> Iterator[
             yield _finding("MISSING_METADATA", path, 1, key)
     for entry in doc.meta:
         if entry.key == "Protocol-Version" and entry.value != PROTOCOL_VERSION:
-            yield _finding(
-                "INVALID_METADATA", path, entry.line, f"Protocol-Version {entry.value!r} is not 2.0"
-            )
+            yield _version_finding(path, entry.line, entry.value)
         elif entry.key in ("Project-ID", TASK_ID, REPORT_ID) and not ID_RE.match(entry.value):
             yield _finding(
                 "INVALID_METADATA",
@@ -61,6 +59,20 @@ def check_metadata(doc: Document, path: str, keys: tuple[str, ...]) -> Iterator[
                 entry.line,
                 f"{entry.key} {entry.value!r} is not a valid ID",
             )
+
+
+def _version_finding(path: str, line: int, value: str) -> Finding:
+    return _finding(
+        "INVALID_METADATA", path, line, f"Protocol-Version {value!r} is not {PROTOCOL_VERSION}"
+    )
+
+
+def check_artifact_version(doc: Document, path: str) -> Iterator[Finding]:
+    """A Task's or Report's `Protocol-Version` other than 2.0: the gate's INVALID_METADATA, as
+    in PROJECT and STATUS (a missing key is only ARTIFACT_SHAPE, `check_artifact`)."""
+    for entry in doc.meta:
+        if entry.key == "Protocol-Version" and entry.value != PROTOCOL_VERSION:
+            yield _version_finding(path, entry.line, entry.value)
 
 
 def check_sections(doc: Document, path: str, required: tuple[str, ...]) -> Iterator[Finding]:

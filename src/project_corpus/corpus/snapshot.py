@@ -42,6 +42,7 @@ from project_corpus.corpus.policy import ID_RE
 from project_corpus.corpus.policy import in_scope
 from project_corpus.corpus.policy import parse_policy
 from project_corpus.corpus.policy import policy_line
+from project_corpus.corpus.protocol import check_artifact_version
 from project_corpus.corpus.protocol import check_project
 from project_corpus.corpus.protocol import check_status
 from project_corpus.corpus.supersession import relations
@@ -76,10 +77,11 @@ class SourceReader:
         self.total_bytes = 0
         self.nonblank = 0
 
-    def problem(self, code: str, path: str, detail: str, line: int = 1) -> None:
+    def problem(self, code: str, path: str, detail: str, line: int = 1, column: int = 0) -> None:
         if self.strict:
             raise ContextError(code, f"{path}: {detail}")
-        self.findings.append(Finding(code, path, line, detail, anchor=f"{code}:{path}"))
+        finding = Finding(code, path, line, detail, anchor=f"{code}:{path}", column=column)
+        self.findings.append(finding)
 
     def read(self, tree: Tree, rel_dir: str, source_type: str, scopes: tuple[str, ...]) -> None:
         """Every source of TREE below REL_DIR, parsed (or its problem recorded)."""
@@ -112,7 +114,9 @@ class SourceReader:
                 text = data.decode("utf-8")
             except UnicodeDecodeError as exc:
                 code = "SOURCE_ENCODING" if self.strict else "INVALID_ENCODING"
-                self.problem(code, path, f"not UTF-8 at byte {exc.start}")
+                line, column = byte_position(data, exc.start)
+                where = f"not UTF-8 at byte {exc.start} (line {line}, column {column})"
+                self.problem(code, path, where, line, column)
                 return
             doc = parse_document(text)
         self.documents[sha] = doc
@@ -122,6 +126,13 @@ class SourceReader:
                 "CONTEXT_LIMIT", f"nonblank_lines: more than {MAX_NONBLANK_LINES} non-blank lines"
             )
         self.sources.append(RawSource(path, sha, len(data), source_type, doc))
+
+
+def byte_position(data: bytes, offset: int) -> tuple[int, int]:
+    """The line and 1-based column (in characters) of byte OFFSET of DATA, whose bytes before
+    OFFSET are valid UTF-8 (OFFSET is where decoding first failed)."""
+    start = data.rfind(b"\n", 0, offset) + 1
+    return data.count(b"\n", 0, offset) + 1, len(data[start:offset].decode("utf-8")) + 1
 
 
 @contextlib.contextmanager
@@ -291,6 +302,9 @@ def _canonical_findings(by_path: dict[str, RawSource], policy: Policy) -> list[F
         findings.extend(check_project(project.doc))
     if status:
         findings.extend(check_status(status.doc))
+    for source in by_path.values():
+        if source.source_type in ("task", "report"):
+            findings.extend(check_artifact_version(source.doc, source.path))
     project_id = project.doc.meta_value("Project-ID") if project else None
     if not project_id:
         return findings

@@ -18,7 +18,14 @@ from project_corpus.corpus.snapshot import paused_gc
 
 DEFAULT_CONFIG_PATH = LINT_CONFIG_PATH
 DEFAULT_STATUS_MAX_BYTES = 12_000
-TOP_KEYS = ("rules", "ignore", "volatile_terms", "status_max_bytes", "status_max_age_days")
+TOP_KEYS = (
+    "rules",
+    "ignore",
+    "volatile_terms",
+    "status_max_bytes",
+    "status_max_age_days",
+    "task_states",
+)
 # The one clock-dependent check runs only with a maximum age (`status_max_age_days` or
 # `--max-status-age`): enabling it in `rules:` without one is a configuration mistake.
 CLOCK_CODE = "STATUS_AGE"
@@ -51,6 +58,7 @@ class LintConfig(NamedTuple):
     volatile_terms: dict[str, tuple[str, ...]]  # language -> terms replacing the defaults
     status_max_bytes: int
     status_max_age_days: int | None = None  # STATUS_AGE threshold; None = the check is off
+    task_states: tuple[str, ...] = ()  # Task-Status values known beyond the protocol's
 
 
 DEFAULT = LintConfig(None, {}, (), {}, DEFAULT_STATUS_MAX_BYTES)
@@ -143,6 +151,7 @@ def parse_config(rel: str, raw: object, checks: Mapping[str, RuleFacts]) -> Lint
         _volatile_terms(rel, raw.get("volatile_terms", {})),
         _status_max_bytes(rel, raw.get("status_max_bytes", DEFAULT_STATUS_MAX_BYTES)),
         _max_age(rel, raw.get("status_max_age_days")),
+        _task_states(rel, raw.get("task_states", [])),
     )
 
 
@@ -247,3 +256,11 @@ def _max_age(rel: str, raw: object) -> int | None:
     if isinstance(raw, bool) or not isinstance(raw, int) or raw < 0:
         raise _invalid(rel, "`status_max_age_days` must be a whole number of days (0 or more)")
     return raw
+
+
+def _task_states(rel: str, raw: object) -> tuple[str, ...]:
+    """The extra Task-Status values: one line each, compared in any case (UNKNOWN_TASK_STATUS)."""
+    states = _string_list(rel, "`task_states`", raw)
+    if any("\n" in state or "\r" in state for state in states):
+        raise _invalid(rel, "`task_states` values must be single lines")
+    return tuple(sorted({state.strip() for state in states}))

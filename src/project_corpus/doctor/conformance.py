@@ -54,7 +54,8 @@ def invalid_encoding(view: DoctorView, this: Check) -> Iterator[Issue]:
     encoding would change what the memory says.
 
     ## Fix
-    Re-save the file as UTF-8 (the detail names the first bad byte offset).
+    Re-save the file as UTF-8 (the finding points at the first bad byte: its line and column;
+    the detail also names its byte offset).
     """
     yield from this.from_snapshot(view)
 
@@ -76,13 +77,15 @@ def missing_metadata(view: DoctorView, this: Check) -> Iterator[Issue]:
 
 @check("INVALID_METADATA", "invalid-metadata", severity="FAIL", gate=True)
 def invalid_metadata(view: DoctorView, this: Check) -> Iterator[Issue]:
-    """Detected by `project_corpus.corpus.protocol.check_metadata`, `check_project` and
-    `check_status`.
+    """Detected by `project_corpus.corpus.protocol.check_metadata`, `check_project`,
+    `check_status` and `check_artifact_version`.
 
     ## Why it matters
-    Covers duplicate keys, a bad ID, `Protocol-Version` other than `2.0`, values outside
-    the enumerations, a non-UTC `Last-Verified-At`, an empty `Logical-Name` and an `ACTIVE`
-    status without a real Exact Next Action. Agents would act on a wrong or ambiguous state.
+    Covers duplicate keys, a bad ID, `Protocol-Version` other than `2.0` (in PROJECT, STATUS
+    and every Task and Report: a document of another protocol version would be read by the
+    wrong rules), values outside the enumerations, a non-UTC `Last-Verified-At`, an empty
+    `Logical-Name` and an `ACTIVE` status without a real Exact Next Action. Agents would act
+    on a wrong or ambiguous state.
 
     ## Fix
     Correct the value on the reported line (the detail says what is expected).

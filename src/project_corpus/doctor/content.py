@@ -26,6 +26,7 @@ from project_corpus.corpus.layout import STATUS_PATH
 from project_corpus.corpus.protocol import check_artifact
 from project_corpus.doctor import _volatile as volatile
 from project_corpus.doctor._config import LintConfig
+from project_corpus.doctor.integrity import document_date
 from project_corpus.doctor.records import Check
 from project_corpus.doctor.records import ContentScan
 from project_corpus.doctor.records import DoctorView
@@ -40,6 +41,7 @@ AUTHORITY_RANK = {name: rank for rank, name in enumerate(AUTHORITY_CLASSES)}
 CLAIM_KINDS = frozenset({"paragraph", "list", "table"})
 DUPLICATE_KINDS = CLAIM_KINDS | {"code"}
 FRESHNESS = "Freshness-Requirement"
+DATED_TYPES = ("report", "history")  # a log entry's own date dates its claims
 FIRST, SECOND, META_KEY = itemgetter(0), itemgetter(1), attrgetter("key")
 MIN_DUPLICATE_CHARS = 31  # "> 30 characters" of normalised text
 WORD_RE = re.compile(r"\w")
@@ -167,6 +169,14 @@ def _freshness_labelled(source: Source) -> bool:
     return FRESHNESS in map(META_KEY, meta) and any(m.key == FRESHNESS and m.value for m in meta)
 
 
+def _dated(source: Source) -> bool:
+    """SOURCE's claims are dated: by a `Freshness-Requirement:` line, or (a Report or History
+    entry) by its own date: `Created-At:`/`Date:` metadata or a dated file name (SPEC §8)."""
+    if _freshness_labelled(source):
+        return True
+    return source.source_type in DATED_TYPES and document_date(source) is not None
+
+
 @check("VOLATILE_WITHOUT_FRESHNESS", "volatile-without-freshness", severity="WARN")
 def volatile_without_freshness(view: DoctorView, this: Check) -> Iterator[Issue]:
     """A Task, Report or History item states a volatile claim without a freshness label.
@@ -176,20 +186,23 @@ def volatile_without_freshness(view: DoctorView, this: Check) -> Iterator[Issue]
     it is a stale claim that looks current. Terms (whole words, any case): `currently`,
     `right now`, `at the moment`, `at present`, `as of now`, `today`, `live`, `сейчас`,
     `сегодня`, `в данный момент`, `на данный момент`, `текущ…` (any ending); configurable
-    with `volatile_terms`. PROJECT and STATUS are exempt (STATUS is current by definition).
-    One finding per item, at the line and column of its first volatile term.
+    with `volatile_terms`. PROJECT and STATUS are exempt (STATUS is current by definition),
+    and so is a Report or History entry with its own date (`Created-At:` or `Date:`
+    metadata, or a dated file name such as `2026-12-01-standup.md`): a dated log entry dates
+    its claims. One finding per item, at the line and column of its first volatile term.
 
     ## Fix
     Date the claim in the item (`as of 2026-11-01`, `verified 2026-11-01`,
-    `по состоянию на 2026-11-01`, `проверено 2026-11-01`), or give the document a
-    `Freshness-Requirement:` metadata line saying how to re-verify it.
+    `по состоянию на 2026-11-01`, `проверено 2026-11-01`), give the document a
+    `Freshness-Requirement:` metadata line saying how to re-verify it, or (a Report or
+    History entry) date the document itself with a `Date:` or `Created-At:` line.
     """
     regex = volatile.compile_terms(volatile.effective_terms(view.config.volatile_terms))
     if regex is None:
         return
     details: dict[str, str] = {}  # thousands of findings name a dozen terms
     for source in view.corpus.sources:
-        if source.source_type == "state" or source.foreign or _freshness_labelled(source):
+        if source.source_type == "state" or source.foreign or _dated(source):
             continue
         # Each candidate comes with normalise(span.text), its anchor.
         for span, anchor, term, offset in _unlabelled_claims(

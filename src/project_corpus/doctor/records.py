@@ -65,6 +65,7 @@ def from_finding(finding: Finding) -> Issue:
         max(1, finding.line),
         finding.detail,
         finding.anchor or f"{finding.code}:{finding.detail}",
+        column=finding.column,
     )
 
 

@@ -2,8 +2,8 @@
 `rules[]`, one module per family. Each check's docstring is its documentation.
 
 Families: `conformance` and `policy` (the gate), `relations`, `integrity`, `content`,
-`hygiene`, `repository`, `index`, `bundles`, `candidates`. The machinery they share is in
-`records`, `report`, `selection` and the underscore modules (`_config`, `_inputs`,
+`mistakes`, `hygiene`, `repository`, `index`, `bundles`, `candidates`. The machinery they
+share is in `records`, `report`, `selection` and the underscore modules (`_config`, `_inputs`,
 `_suppress`, `_volatile`, `_gitignore`).
 """
 
@@ -16,6 +16,7 @@ from project_corpus.doctor import content
 from project_corpus.doctor import hygiene
 from project_corpus.doctor import index
 from project_corpus.doctor import integrity
+from project_corpus.doctor import mistakes
 from project_corpus.doctor import policy
 from project_corpus.doctor import relations
 from project_corpus.doctor import repository
@@ -27,6 +28,7 @@ CHECKS: tuple[Check, ...] = (
     *index.CHECKS,
     *relations.CHECKS,
     *content.CHECKS,
+    *mistakes.CHECKS,
     *integrity.CHECKS,
     *repository.CHECKS,
     *hygiene.CHECKS,

@@ -28,6 +28,7 @@ FAMILIES = {
     "project_corpus.doctor.index": "Stored index (`--index`)",
     "project_corpus.doctor.relations": "Supersession",
     "project_corpus.doctor.content": "Content",
+    "project_corpus.doctor.mistakes": "Mistakes people make",
     "project_corpus.doctor.integrity": "Memory integrity",
     "project_corpus.doctor.repository": "Repository",
     "project_corpus.doctor.hygiene": "Suppression hygiene",

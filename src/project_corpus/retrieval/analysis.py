@@ -19,6 +19,8 @@ from project_corpus.corpus.snapshot import paused_gc
 from project_corpus.corpus.vocabulary import ID_KEYS
 from project_corpus.retrieval import glossary
 from project_corpus.retrieval import links
+from project_corpus.retrieval import lists
+from project_corpus.retrieval import markers
 from project_corpus.retrieval import text as textmod
 from project_corpus.retrieval.doctext import TextMemo
 from project_corpus.retrieval.scan import TextScan
@@ -125,7 +127,21 @@ class Analysis:
             if key in own or key in SELF_NAMING.get(item.source_type, ()):
                 return True
             return frozenset(textmod.stems(key)) - textmod.STOPWORDS
-        return textmod.TOKEN_RE.search(item.text) is not None
+        if self._introduces_next(index, item.kind, item.text):
+            return False  # a label: the next item carries its content and reads it too
+        return markers.has_content(item.text)
+
+    def _introduces_next(self, index: int, kind: str, text: str) -> bool:
+        """Whether item INDEX (of KIND, with TEXT) is a short label (or a parent bullet that
+        is one, or the short line above a code block) which the next item reads as its
+        context (`lists`): that item carries the answer."""
+        context = self.scan.list_context.get(index + 1)
+        if context is None or not text.startswith(context):
+            return False
+        if lists.is_short_label(text):
+            return True
+        following = self.items[index + 1].kind
+        return following == "code" and lists.introduces(text, kind, following)
 
     def heading_has_content(self, index: int) -> bool:
         """Whether the heading item at INDEX opens a section that holds another item

@@ -10,7 +10,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from project_corpus.core.records import Document
+from project_corpus.retrieval.text import TOKEN_RE
 
+# The most words of a label that has no answer of its own ("Next hypothesis:").
+SHORT_LABEL_WORDS = 8
 # The most of a parent's or label's text read as a child's context (a label is a line).
 MAX_CONTEXT_CHARS = 300
 
@@ -32,14 +35,42 @@ def list_contexts(doc: Document) -> Iterator[tuple[int, int, str]]:
     return (run for run in runs if run[2])
 
 
+def is_short_label(text: str) -> bool:
+    """A label of a few words ("Next hypothesis:", "**Rationale**:"): its answer is what
+    follows it, it has none of its own."""
+    return is_label(text) and len(TOKEN_RE.findall(text)) <= SHORT_LABEL_WORDS
+
+
+def introduces(text: str, kind: str, next_kind: str) -> bool:
+    """Whether a block of KIND with TEXT is the label of the block of NEXT_KIND after it
+    (rev. 4, rule 4b): a paragraph ending in a colon introduces a list; a short one a
+    paragraph or a code block as well; a short paragraph without a closing full stop ("The
+    file should be named") the code block right after it."""
+    if kind != "paragraph":
+        return False
+    if next_kind == "list":
+        return is_label(text)
+    if next_kind == "paragraph":
+        return is_short_label(text)
+    if next_kind != "code" or len(text) > MAX_CONTEXT_CHARS:
+        return False
+    closed = text.rstrip().endswith((".", "!", "?"))  # a sentence, not a label
+    return not closed and len(TOKEN_RE.findall(text)) <= SHORT_LABEL_WORDS
+
+
 def _item_contexts(doc: Document) -> Iterator[tuple[int, str]]:
-    """(span position, context text or "") of each list item of DOC."""
+    """(span position, context text or "") of each list item of DOC, and of a paragraph or
+    code block right after a label paragraph (`introduces`)."""
     label = ""
     parents: list[tuple[int, str]] = []  # (indent, text) of the open bullets, outermost first
     lines = doc.lines
-    for at, span in enumerate(doc.spans):
+    spans = doc.spans
+    for at, span in enumerate(spans):
         if span.kind != "list":  # a label holds for the list after it, blank lines or not
-            label = span.text if span.kind == "paragraph" and is_label(span.text) else ""
+            if label and span.kind in ("paragraph", "code"):
+                yield at, label[:MAX_CONTEXT_CHARS]
+            following = spans[at + 1].kind if at + 1 < len(spans) else ""
+            label = span.text if introduces(span.text, span.kind, following) else ""
             parents = []
             continue
         line = lines[span.line_start - 1]

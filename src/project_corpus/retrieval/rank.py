@@ -12,6 +12,8 @@ from project_corpus.core.errors import ContextError
 from project_corpus.core.records import Corpus
 from project_corpus.core.versions import QUERY_SCHEMA_VERSION
 from project_corpus.corpus.layout import STATUS_PATH
+from project_corpus.retrieval import documents
+from project_corpus.retrieval import equivalents
 from project_corpus.retrieval import glossary
 from project_corpus.retrieval import links
 from project_corpus.retrieval import prune
@@ -84,6 +86,8 @@ class Candidates(NamedTuple):
     matched: dict[int, frozenset[str]]  # item index: the query terms it holds
     found: dict[int, set[str]]  # item index: the stems found in it
     forms: dict[str, frozenset[str]]
+    owners: dict[int, int]  # item index: the number of its source
+    documents: dict[int, int]  # source number: its document points (`documents`)
 
     def scored(self, index: int) -> tuple[Result, int] | None:
         """(result, score) of candidate INDEX, None when it cannot be a result."""
@@ -91,7 +95,8 @@ class Candidates(NamedTuple):
         if not self.analysis.is_answer(index, hits, self.forms):
             return None
         translated = frozenset(t for t in hits if t not in self.found[index])
-        result = _result(self.ctx, self.analysis, index, hits, translated)[0]
+        document = self.documents.get(self.owners[index], 0)
+        result = _result(self.ctx, self.analysis, index, hits, translated, document)[0]
         return result, result.score
 
 
@@ -135,10 +140,9 @@ def _candidates(corpus: Corpus, asked: Ask, analysis: Analysis | None) -> Candid
     query, query_seq = asked.query, asked.stems
     terms = frozenset(query_seq)
     analysis = analysis_of(corpus, analysis)
-    forms = {
-        t: glossary.variants(t) | textmod.negation_forms(t) | vocabulary.equivalent_forms(t)
-        for t in terms
-    }
+    phrased = equivalents.phrase_forms(query_seq)
+    general = {t: vocabulary.equivalent_forms(t) | phrased.get(t, frozenset()) for t in terms}
+    forms = {t: glossary.variants(t) | textmod.negation_forms(t) | general[t] for t in terms}
     found = analysis.hits(set().union(*forms.values()))
     matched = _matched_terms(found, forms)
     written = analysis.scan.written
@@ -157,8 +161,15 @@ def _candidates(corpus: Corpus, asked: Ask, analysis: Analysis | None) -> Candid
         {},
         vocabulary.query_intents(query),
         query_pairs(query_seq),
+        frozenset(t for t, found in general.items() if found),
     )
-    return Candidates(ctx, analysis, matched, found, forms)
+    owners = analysis.owners(matched)
+    paths = {number: analysis.sources[number].path for number in set(owners.values())}
+    bases = analysis.items.bases
+    mean = (bases[-1] / len(analysis.sources)) if analysis.sources else 1.0
+    sizes = {n: (bases[n + 1] - bases[n]) / mean for n in paths}
+    points = documents.document_points(ctx, owners, matched, paths, forms, sizes)
+    return Candidates(ctx, analysis, matched, found, forms, owners, points)
 
 
 def search(
@@ -177,7 +188,7 @@ def rank_corpus(corpus: Corpus, asked: Ask, *, analysis: Analysis | None = None)
     formula), candidates scored only while they could still enter the results (`prune`).
     ANALYSIS, when given, is CORPUS's (`candidates`)."""
     found = _candidates(corpus, asked, analysis)
-    owners = found.analysis.owners(found.matched)
+    owners = found.owners
     first = _lifted_first(found, owners)
     done = {index for _, index in first}
     bounds = [(-bound, index) for index, bound in _bounds(found, owners) if index not in done]
@@ -234,7 +245,7 @@ def _bounds(found: Candidates, owners: dict[int, int]) -> Iterator[tuple[int, in
         evidence = evidences.get(hits)
         if evidence is None:
             evidence = evidences[hits] = evidence_bound(ctx, hits)
-        bound = evidence + prior
+        bound = evidence + prior + found.documents.get(number, 0)
         if ctx.roles:
             key = (number, columns[number][2][index - bases[number]])
             role = roles.get(key)
@@ -273,12 +284,19 @@ def _matched_terms(
 
 
 def _result(
-    ctx: Query, analysis: Analysis, index: int, hits: frozenset[str], translated: frozenset[str]
+    ctx: Query,
+    analysis: Analysis,
+    index: int,
+    hits: frozenset[str],
+    translated: frozenset[str],
+    document: int,
 ) -> tuple[Result, int]:
     item = analysis.items[index]
     roles = analysis.section_roles(item.section)
     context = analysis.scan.list_context.get(index, "")
-    score, reasons = score_item(ctx, item, hits, translated, roles, analysis.recency, context)
+    score, reasons = score_item(
+        ctx, item, hits, translated, roles, analysis.recency, context, document
+    )
     return Result(item, score, reasons), index
 
 

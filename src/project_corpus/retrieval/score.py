@@ -81,6 +81,7 @@ class Query(NamedTuple):
     shares: dict[tuple[frozenset[str], int], int]
     intents: frozenset[str] = frozenset()  # `vocabulary.query_intents` of the question
     pairs: frozenset[tuple[str, str]] = frozenset()  # `query_pairs` of `seq`
+    general: frozenset[str] = frozenset()  # the terms with forms in the general glossary
 
 
 def idf(n_items: int, df: int) -> float:
@@ -135,7 +136,7 @@ def _evidence(
     """The lexical share, the adjacent-terms bonus and the phrase bonus."""
     reasons = [f"lexical_terms:{_joined(hits)}"]
     if translated:
-        reasons += _translation_reasons(translated)
+        reasons += _translation_reasons(translated, query.general)
     score = lexical(query, hits)
     phrase_possible = len(query.seq) >= 2 and len(hits) == len(query.terms)
     if not phrase_possible and not _pairs_possible(query, hits):
@@ -157,11 +158,12 @@ def _joined(terms: frozenset[str]) -> str:
     return ",".join(sorted(terms))
 
 
-def _translation_reasons(translated: frozenset[str]) -> list[str]:
-    """`glossary_terms:` for the terms hit through a glossary translation, `negation_terms:`
-    for those hit through another word of their negation class."""
+def _translation_reasons(translated: frozenset[str], general: frozenset[str]) -> list[str]:
+    """`glossary_terms:` for the terms hit through a Protocol glossary translation,
+    `equivalent_terms:` for those hit through the general glossary (GENERAL: the terms it has
+    forms for), `negation_terms:` for those hit through another word of their negation class."""
     negated = frozenset(t for t in translated if textmod.negation_forms(t))
-    equivalent = frozenset(t for t in translated - negated if vocabulary.equivalent_forms(t))
+    equivalent = (translated - negated) & general
     glossed = translated - negated - equivalent
     reasons = [f"glossary_terms:{_joined(glossed)}"] if glossed else []
     reasons += [f"equivalent_terms:{_joined(equivalent)}"] if equivalent else []
@@ -193,10 +195,15 @@ def score_item(
     section_roles: frozenset[str],
     recency: dict[str, int],
     context: str = "",
+    document: int = 0,
 ) -> tuple[int, tuple[str, ...]]:
     """(score, selection reasons) of ITEM, which holds the query terms HITS; CONTEXT is its
-    parent bullet's or list label's text (`lists`)."""
+    parent bullet's or list label's text (`lists`), DOCUMENT its document's points
+    (`documents`)."""
     score, reasons = _evidence(query, item, hits, translated)
+    if document and item.kind != "heading":  # an empty section's heading: no content to lift
+        score += document
+        reasons.append("document_score")
     if query.historical and item.temporal_status in HISTORICAL_INTENT_WEIGHT:
         score += HISTORICAL_INTENT_WEIGHT[item.temporal_status]
         reasons.append("historical_query_intent")
@@ -209,15 +216,9 @@ def score_item(
     role, role_reasons = _role(query, item, section_roles)
     score += role
     reasons += role_reasons
-    in_status = item.source_path == STATUS_PATH
-    text = f"{context}\n{item.text}"
-    answered = vocabulary.item_answers(query.intents, item.section, text, in_status)
-    if answered:
-        score += INTENT_WEIGHT
-        reasons.append(f"question_intent:{_joined(answered)}")
-    if vocabulary.records_decision(item.section) or vocabulary.labels_decision(item.text):
-        score += DECISION_WEIGHT
-        reasons.append("decision_section")
+    written, written_reasons = _written_for(query, item, context)
+    score += written
+    reasons += written_reasons
     if item.timestamp and item.authority_class != "CANONICAL":  # canonical: current by rule
         score += recency[item.timestamp]
         reasons.append("explicit_timestamp")
@@ -225,6 +226,22 @@ def score_item(
         score += SECTION_WEIGHT
         reasons.append("section_provenance")
     return score, tuple(reasons)
+
+
+def _written_for(query: Query, item: Item, context: str) -> tuple[int, list[str]]:
+    """The question-intent and decision-section points: the item is written to answer the
+    kind of question asked, or records what was decided."""
+    score, reasons = 0, []
+    text = f"{context}\n{item.text}"
+    in_status = item.source_path == STATUS_PATH
+    answered = vocabulary.item_answers(query.intents, item.section, text, in_status)
+    if answered:
+        score += INTENT_WEIGHT
+        reasons.append(f"question_intent:{_joined(answered)}")
+    if vocabulary.records_decision(item.section) or vocabulary.labels_decision(item.text):
+        score += DECISION_WEIGHT
+        reasons.append("decision_section")
+    return score, reasons
 
 
 def evidence_bound(query: Query, hits: frozenset[str]) -> int:

@@ -1,10 +1,9 @@
-"""Near-equivalent words and question intents (docs/retrieval.md, "Near-equivalents" and
+"""Near-equivalent words and question intents (docs/retrieval.md, "The general glossary" and
 "Question intent").
 
-Both tables are small, closed and general: English and Russian words that people use for the
-same thing in any project (spelling variants, abbreviations, everyday synonyms), and the
-words that say what kind of answer a question wants. None is taken from a dataset; a test
-pins their size, and each class must be a real equivalence (a word in one class only).
+The near-equivalents are the curated general glossary's (`equivalents`, a data file shipped
+in the package); the intents are the words that say what kind of answer a question wants.
+None is taken from a dataset.
 """
 
 from __future__ import annotations
@@ -13,100 +12,14 @@ import re
 from functools import lru_cache
 from typing import NamedTuple
 
+from project_corpus.retrieval import equivalents
 from project_corpus.retrieval import text as textmod
-
-# One class per concept: a query term that is one of these words also hits the others.
-EQUIVALENT_CLASSES: tuple[tuple[str, ...], ...] = (
-    # abbreviations and long forms
-    ("config", "configuration", "configure", "configured", "conf"),
-    ("app", "application"),
-    ("repo", "repository"),
-    ("dir", "directory", "folder"),
-    ("db", "database"),
-    ("env", "environment"),
-    ("doc", "docs", "documentation"),
-    ("auth", "authentication"),
-    ("dep", "deps", "dependency", "dependencies"),
-    ("spec", "specification"),
-    ("perf", "performance"),
-    ("info", "information"),
-    # British and American spelling
-    ("colour", "color"),
-    ("organise", "organize", "organised", "organized"),
-    ("normalise", "normalize", "normalised", "normalized"),
-    ("behaviour", "behavior"),
-    ("licence", "license"),
-    ("catalogue", "catalog"),
-    ("centre", "center"),
-    ("analyse", "analyze"),
-    ("optimise", "optimize", "optimisation", "optimization"),
-    ("standardise", "standardize"),
-    # everyday synonyms
-    ("important", "critical", "crucial", "essential"),
-    ("automatic", "automatically", "automated", "auto"),
-    ("parallel", "concurrent", "concurrently", "simultaneous"),
-    ("sequential", "sequentially", "serial", "serially"),
-    ("fast", "quick", "rapid"),
-    ("choose", "chose", "chosen", "pick", "picked", "select", "selected"),
-    ("remove", "removed", "delete", "deleted"),
-    ("start", "launch", "launches"),
-    ("problem", "issue"),
-    ("mistake", "error"),
-    ("fix", "fixed", "resolve", "resolved"),
-    ("upgrade", "upgraded", "update", "updated"),
-    ("mock", "mocking", "fake", "stub"),
-    ("bug", "defect"),
-    ("worry", "concern", "risk"),
-    ("keep", "kept", "retain", "retention", "preserve"),
-    ("big", "large", "huge"),
-    ("small", "little", "tiny"),
-    ("limit", "cap", "maximum", "max"),
-    ("ship", "shipped", "release", "released"),
-    ("flag", "flags", "argument", "arguments", "param", "parameter"),
-    ("library", "package", "crate"),
-    ("image", "picture", "photo"),
-    ("allow", "permit", "enable"),
-    ("wrong", "incorrect", "bad"),
-    ("screen", "display"),
-    ("phone", "mobile"),
-    ("gui", "ui", "interface"),
-    ("cost", "price"),
-    ("guide", "tutorial", "walkthrough"),
-    ("future", "upcoming", "planned", "later"),
-    ("plan", "roadmap"),
-    ("goal", "aim"),
-    ("slow", "latency", "lag"),
-    # Russian
-    ("конфиг", "конфигурация", "настройка", "настройки"),
-    ("папка", "каталог", "директория"),
-    ("важный", "критичный", "критический"),
-    ("автоматический", "автоматически"),
-    ("ошибка", "сбой"),
-    ("удалить", "удалён", "убрать"),
-    ("быстрый", "быстро"),
-    ("документация", "доки"),
-    ("приложение", "приложения"),
-    ("баг", "дефект"),
-    ("релиз", "выпуск"),
-    ("хранить", "сохранять", "хранение"),
-    ("план", "планы", "планируется"),
-)
-
-
-@lru_cache(maxsize=1)
-def _classes() -> dict[str, frozenset[str]]:
-    """{stem: the stems of its class} (stemmed on first use)."""
-    table: dict[str, frozenset[str]] = {}
-    for words in EQUIVALENT_CLASSES:
-        stems = frozenset(textmod.stem(textmod.fold(w)) for w in words)
-        for stem in stems:
-            table[stem] = stems | table.get(stem, frozenset())
-    return table
 
 
 def equivalent_forms(term: str) -> frozenset[str]:
-    """The stems of TERM's near-equivalence class (empty when it has none)."""
-    return _classes().get(term, frozenset())
+    """The stems of the words that share a class of the general glossary with TERM (empty
+    when it has none): `equivalents.word_forms`."""
+    return equivalents.word_forms(term)
 
 
 class Intent(NamedTuple):
