@@ -341,6 +341,14 @@ LIMITS: dict[str, tuple[str, ...] | str] = {
     "github.views.MAX_ROWS": "rows of a job summary (output)",
     "github.views.MAX_SECTION_BYTES": "bytes of a job summary (output)",
     "core.limits.MAX_GRANT_BYTES": "a trust grant is parsed once by `tomllib`",
+    "importer.dates.MAX_GIT_BYTES": "a bound on one `git log` output, read once, parsed linearly",
+    "importer.dates.MAX_HEAD_LINES": "lines looked at for a `Date:` line (a constant)",
+    "importer.discover.MAX_WALK_ENTRIES": "entries the import walk lists before it stops and says so",
+    "importer.discover.MAX_DEPTH": "folder levels the import walk enters (a constant)",
+    "importer.names.MAX_SLUG": "a cut of a generated file name (output)",
+    "importer.sections.MAX_FRONT_MATTER": "lines searched for the end of front matter (a constant)",
+    "importer.write.MAX_RECORD_BYTES": "the import record is parsed once by `json`",
+    "scaffold.agents.MAX_AGENTS_BYTES": "an owner's AGENTS.md is read once for the pointer heading",
 }
 
 
