@@ -36,9 +36,17 @@ from project_corpus.doctor import baseline
 from project_corpus.doctor import content
 from project_corpus.doctor import integrity
 from project_corpus.doctor import mistakes
+from project_corpus.importer import artifacts as import_artifacts
+from project_corpus.importer import canon as import_canon
+from project_corpus.importer import dates as import_dates
+from project_corpus.importer import layouts as import_layouts
+from project_corpus.importer import names as import_names
+from project_corpus.importer import render as import_render
+from project_corpus.importer import sections as import_sections
 from project_corpus.mcp_server import grant_file
 from project_corpus.output import escape
 from project_corpus.output import sarif
+from project_corpus.retrieval import markers
 from project_corpus.retrieval import rank
 from project_corpus.retrieval import text
 from project_corpus.retrieval import vocabulary
@@ -331,6 +339,12 @@ PATTERNS: dict[str, list[tuple[Run, tuple[Make, ...]]]] = {
         )
     ],
     "output.sarif.HEADING_RE": [(run_of(sarif.HEADING_RE), attacks(repeat("#", " x\n")))],
+    "retrieval.markers._MARKUP_RE": [
+        (
+            run_of(markers._MARKUP_RE),
+            attacks(repeat("\n"), repeat(" >"), repeat("\n> "), repeat("`", "x"), repeat("[!a")),
+        )
+    ],
     "retrieval.rank._INT_RE": [(run_of(rank._INT_RE), attacks(repeat("0"), repeat("0", "1x")))],
     "retrieval.prefixscan.prefix_pattern()": [
         (
@@ -395,6 +409,54 @@ PATTERNS: dict[str, list[tuple[Run, tuple[Make, ...]]]] = {
     "mcp_server.grant_file._IDENTITY_RE": [
         (run_of(grant_file._IDENTITY_RE), attacks(repeat("0:")))
     ],
+    "importer.artifacts.CHECK_RE": [
+        (run_of(import_artifacts.CHECK_RE), attacks(repeat(" ", "x", "- "), repeat("1", "x")))
+    ],
+    "importer.artifacts.ITEM_RE": [
+        (run_of(import_artifacts.ITEM_RE), attacks(repeat(" ", "x", "- "), repeat("1")))
+    ],
+    "importer.artifacts.TIMESTAMP_KEYS": [
+        (run_of(import_artifacts.TIMESTAMP_KEYS), attacks(repeat("Date")))
+    ],
+    "importer.artifacts.VERSION_RE": [
+        (
+            run_of(import_artifacts.VERSION_RE),
+            attacks(repeat("1.", "x"), repeat("-1.1", "."), repeat("v1.1-a.", "")),
+        )
+    ],
+    "importer.canon.OPEN_ITEM_RE": [
+        (run_of(import_canon.OPEN_ITEM_RE), attacks(repeat(" ", "x", "- [ ]"), repeat("1")))
+    ],
+    "importer.dates.DATE_LINE_RE": [
+        (run_of(import_dates.DATE_LINE_RE), attacks(repeat(" *_>-", "x"), repeat("date", "")))
+    ],
+    "importer.dates.DATE_RE": [(run_of(import_dates.DATE_RE), attacks(repeat("2025-01-0")))],
+    "importer.dates.RU_DATE_RE": [(run_of(import_dates.RU_DATE_RE), attacks(repeat("01.01.")))],
+    "importer.layouts._CAMEL_RE": [(run_of(import_layouts._CAMEL_RE), attacks(repeat("aB")))],
+    "importer.names._NOT_ID_RE": [(run_of(import_names._NOT_ID_RE), attacks(repeat("!a")))],
+    "importer.render.ADDED_META_RE": [
+        (run_of(import_render.ADDED_META_RE), attacks(repeat("a-", ": "), repeat("A: ", "")))
+    ],
+    "importer.render.HASHES_RE": [(run_of(import_render.HASHES_RE), attacks(repeat("#")))],
+    "importer.sections.FM_TITLE_RE": [
+        (run_of(import_sections.FM_TITLE_RE), attacks(repeat(" ", "x", "title: a")))
+    ],
+    "importer.sections.HEADING_RE": [
+        (
+            run_of(import_sections.HEADING_RE),
+            attacks(repeat(" ", "x", "# a"), repeat(" ", "\t", "#"), repeat("#")),
+        )
+    ],
+    "importer.sections._NOT_WORD_RE": [
+        (run_of(import_sections._NOT_WORD_RE), attacks(repeat("!a")))
+    ],
+    "importer.sections._NUMBERING_RE": [
+        (
+            run_of(import_sections._NUMBERING_RE),
+            attacks(repeat("1"), repeat("i"), repeat("1.", "x")),
+        )
+    ],
+    "importer.sections._SPACES_RE": [(run_of(import_sections._SPACES_RE), attacks())],
     "doctor._gitignore.matches()": [  # globs are matched by an automaton, not a regex
         (_gitignore("*a*a*a*a*a*a*a*a*b"), attacks(repeat("a"))),
         (_gitignore("**/x/**/y/**/z"), attacks(repeat("x/y/"))),

@@ -41,6 +41,7 @@ CHECKED_BY = {
     "eval-result": "test_eval_output_matches_schema",
     "error": "test_error_envelopes_match_schema",
     "review": "test_review_output_matches_schema",
+    "import-result": "test_import_output_matches_schema",
 }
 
 
@@ -453,3 +454,22 @@ def test_review_output_matches_schema(
     head = commit_all(repo, "head")
     document = ok_json(cli("context", "review", repo, "--base", "main~1", "--head", head))
     assert errors("review", document) == []
+
+
+def test_import_output_matches_schema(cli: CLI, tmp_path: Path) -> None:
+    from tests.importer.repos import MEMORY_REPO
+    from tests.importer.repos import make_repo
+
+    repo = make_repo(tmp_path / "lamps", MEMORY_REPO)
+    plan = ok_json(cli("import", repo, "--dry-run", "--format", "json"))
+    assert errors("import-result", plan) == []
+    first = ok_json(cli("import", repo, "--format", "json"))
+    assert errors("import-result", first) == []
+    (repo / "memory-bank/techContext.md").unlink()
+    (repo / "memory-bank/progress.md").write_text("# Progress\n\nMoved on.\n", encoding="utf-8")
+    again = ok_json(cli("import", repo, "--format", "json"))
+    assert errors("import-result", again) == []
+    assert isinstance(again, dict)
+    assert {f["action"] for f in again["files"]} >= {"stale", "unchanged"}
+    tampered = {**again, "summary": {**again["summary"], "create": -1}}
+    assert errors("import-result", tampered) != []

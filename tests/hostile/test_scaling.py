@@ -381,6 +381,14 @@ LIMITS: dict[str, tuple[str, ...] | str] = {
     "lsp.documents.MAX_CLIMB": "folders climbed from a document to its root: a constant",
     "lsp.projects.MAX_PROJECTS": "warm workspaces a session keeps: a bound on memory, each "
     "project's cost is its corpus (`edits (language server)`)",
+    "importer.dates.MAX_GIT_BYTES": "a bound on one `git log` output, read once, parsed linearly",
+    "importer.dates.MAX_HEAD_LINES": "lines looked at for a `Date:` line (a constant)",
+    "importer.discover.MAX_WALK_ENTRIES": "entries the import walk lists before it stops and says so",
+    "importer.discover.MAX_DEPTH": "folder levels the import walk enters (a constant)",
+    "importer.names.MAX_SLUG": "a cut of a generated file name (output)",
+    "importer.sections.MAX_FRONT_MATTER": "lines searched for the end of front matter (a constant)",
+    "importer.write.MAX_RECORD_BYTES": "the import record is parsed once by `json`",
+    "scaffold.agents.MAX_AGENTS_BYTES": "an owner's AGENTS.md is read once for the pointer heading",
 }
 
 

@@ -100,7 +100,14 @@ def eager_addressed(terms: set[str]) -> dict[str, frozenset[str]]:
 
 def eager_section_concepts(text: str) -> frozenset[str]:
     own = {stem(one) for one in raw_tokens(text)}
-    return frozenset(name for name, stems in TABLE.concept_stems.items() if own & stems)
+    named = {name for name, stems in TABLE.concept_stems.items() if own & stems}
+    aliased = {  # a heading with all the words of a section alias ("todo": next action)
+        name
+        for name, aliases in glossary.SECTION_ALIASES.items()
+        for alias in aliases
+        if stems_of((alias,)) <= own
+    }
+    return frozenset(named | aliased)
 
 
 def test_every_glossary_and_negation_word_starts_with_its_stem_prefix() -> None:

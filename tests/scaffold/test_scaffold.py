@@ -3,7 +3,6 @@ section, and never a byte changed when a path is taken (a file or a link in the 
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Callable
 from pathlib import Path
 
@@ -163,7 +162,7 @@ def test_init_over_an_existing_corpus_is_init_exists_and_changes_nothing(
     assert run.code == 2
     error = run.error()
     assert error["error"] == "INIT_EXISTS"
-    assert "AGENTS.md" in str(error["detail"])
+    assert ".project-corpus/policy.toml" in str(error["detail"])
     assert (
         error["hint"]
         == "init and new only create files: move those away, or pick another ROOT or ID"
@@ -173,12 +172,63 @@ def test_init_over_an_existing_corpus_is_init_exists_and_changes_nothing(
 
 def test_one_existing_file_stops_init_before_anything_is_written(tmp_path: Path) -> None:
     root = tmp_path / "half"
-    root.mkdir()
+    (root / ".project-corpus").mkdir(parents=True)
+    (root / ".project-corpus/policy.toml").write_text("# ours\n", encoding="utf-8")
     (root / "AGENTS.md").write_text("# Ours\n", encoding="utf-8")
+    before = tree_digest(root)
     with pytest.raises(ContextError) as info:
         init_corpus(root)
     assert info.value.code == "INIT_EXISTS"
-    assert tree_digest(root) == {"AGENTS.md": hashlib.sha256(b"# Ours\n").hexdigest()}
+    assert tree_digest(root) == before
+    assert (root / "AGENTS.md").read_bytes() == b"# Ours\n"
+
+
+def test_init_beside_an_owners_agents_md_keeps_it_and_appends_one_pointer(
+    tmp_path: Path, cli: Callable[..., Run]
+) -> None:
+    root = tmp_path / "owned"
+    root.mkdir()
+    owner = b"# Ours\n\nBe brief."
+    (root / "AGENTS.md").write_bytes(owner)
+    written = init_corpus(root)
+    assert "AGENTS.md" in written
+    text = (root / "AGENTS.md").read_bytes()
+    assert text.startswith(owner + b"\n\n## Project memory (Project Corpus)\n")
+    assert text.count(b"## Project memory (Project Corpus)") == 1
+    assert issues(root) == []
+    again = cli("init", root)
+    assert again.code == 2
+    assert (root / "AGENTS.md").read_bytes() == text
+
+
+def test_init_mentions_import_when_memory_is_kept_in_a_known_layout(
+    tmp_path: Path, cli: Callable[..., Run]
+) -> None:
+    root = tmp_path / "bank"
+    (root / "memory-bank").mkdir(parents=True)
+    (root / "memory-bank/activeContext.md").write_text("# Active\n", encoding="utf-8")
+    run = cli("init", root, "--format", "json")
+    assert run.code == 0
+    result = run.json()
+    assert isinstance(result, dict)
+    assert "project-corpus import" in str(result["hint"])
+    assert "memory-bank" in str(result["hint"])
+
+
+def test_not_a_corpus_error_mentions_import_when_memory_is_present(
+    tmp_path: Path, cli: Callable[..., Run]
+) -> None:
+    root = tmp_path / "claude"
+    root.mkdir()
+    (root / "CLAUDE.md").write_text("# Notes\n", encoding="utf-8")
+    run = cli("context", "doctor", root)
+    error = run.error()
+    assert error["error"] == "CONTEXT_ROOT"
+    assert "project-corpus import" in str(error["hint"])
+    assert "CLAUDE.md" in str(error["hint"])
+    bare = tmp_path / "bare"
+    bare.mkdir()
+    assert "import" not in str(cli("context", "doctor", bare).error()["hint"])
 
 
 @pytest.mark.parametrize("link", ["AGENTS.md", ".project-corpus", ".project-corpus/state"])

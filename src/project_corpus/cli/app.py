@@ -71,6 +71,7 @@ _CLI = "project_corpus.cli."
         "explain": f"{_CLI}admin_commands:explain",
         "init": f"{_CLI}scaffold_commands:init",
         "new": f"{_CLI}scaffold_commands:new",
+        "import": f"{_CLI}import_command:import_",
     },
 )
 @click.version_option(

@@ -18,6 +18,18 @@ def _cli(command: str) -> str:
 
 
 EXAMPLES: dict[str, tuple[str, tuple[Example, ...]]] = {
+    "import": (
+        "import.md",
+        (
+            (
+                "project-corpus import --dry-run",
+                "the plan: each file's documents, what is left out",
+            ),
+            ("project-corpus import", "write .project-corpus/ and the AGENTS.md pointer"),
+            ("project-corpus import --include 'notes/**' --exclude template.md", "add, drop files"),
+            ("project-corpus import --prune", "also delete documents whose source is gone"),
+        ),
+    ),
     "": (
         "cli.md",
         (

@@ -33,22 +33,25 @@ LANG_OPTION = click.option(
 @format_option(*RESULT_FORMATS)
 def init(root: str, project_id: str | None, name: str | None, lang: str, fmt: str) -> int:
     """Start a Project Corpus in ROOT (default: the current folder); writes only new files."""
+    from project_corpus.corpus.known_memory import import_hint
     from project_corpus.scaffold.create import init_corpus
 
     written = init_corpus(root, project_id=project_id, name=name, lang=lang.lower())
-    _report(root, written, fmt)
+    _report(root, written, fmt, import_hint(root, root))
     return 0
 
 
-def _report(root: str, written: list[str], fmt: str) -> None:
+def _report(root: str, written: list[str], fmt: str, hint: str | None = None) -> None:
     from project_corpus.core.jsonio import pretty
     from project_corpus.output.escape import terminal
 
     if resolve_format(fmt) == "json":
-        emit(pretty({"ok": True, "root": root, "written": written}))
+        extra = {"hint": hint} if hint else {}
+        emit(pretty({"ok": True, "root": root, "written": written, **extra}))
         return
     # ROOT and the names come from the command line: shown escaped, as every text output.
     lines = [f"wrote {terminal(path)}" for path in written]
+    lines += [f"note: {terminal(hint)}"] if hint else []
     emit("\n".join([*lines, f"next: project-corpus context doctor {terminal(root)}", ""]))
 
 

@@ -128,6 +128,10 @@ ERRORS: dict[str, str] = {
     "OUTPUT_PATH": "The --output file cannot be written.",
     "USAGE_ERROR": "The command line is invalid.",
     "INIT_EXISTS": "init or new would overwrite a file or write through a link; nothing written.",
+    # Import (docs/import.md)
+    "IMPORT_NO_MEMORY": "import found no memory in a known layout and --include matched no file.",
+    "IMPORT_WRITE": "import cannot write a corpus file: a link or a file is where a folder goes.",
+    "IMPORT_VERBATIM": "import's verbatim check failed on a document (a bug); nothing was written.",
     "INTERNAL_ERROR": "An unexpected internal error (a bug); please report it.",
     # Trust grants and MCP (docs/mcp.md)
     "TRUST_PATH": "The trust grant path is inside the project or otherwise unusable.",
@@ -273,6 +277,11 @@ HINTS: dict[str, str] = {
     ),
     "USAGE_ERROR": "see `project-corpus --help`",
     "INIT_EXISTS": "init and new only create files: move those away, or pick another ROOT or ID",
+    "IMPORT_NO_MEMORY": (
+        "name the files with --include GLOB, or start an empty corpus with `project-corpus init`"
+    ),
+    "IMPORT_WRITE": "replace the link or file in .project-corpus/ with a real folder, then rerun",
+    "IMPORT_VERBATIM": "this is a bug in import; rerun with --dry-run and report it",
     "INTERNAL_ERROR": "this is a bug; rerun with --debug and report it",
     "TRUST_PATH": (
         "pass a grant file outside the project (or omit it to use the default under "

@@ -138,10 +138,14 @@ def require_corpus(root: str, given: str | os.PathLike[str]) -> None:
     else:
         from shlex import quote  # only on this error: `query` imports nothing new
 
+        from project_corpus.corpus.known_memory import import_hint
+
         init = "project-corpus init" + (
             "" if os.path.normpath(shown) == "." else f" {quote(shown)}"
         )
         hint = f"start one with `{init}`, or pass the folder that holds {CORPUS_DIR}/"
+        found = import_hint(root, shown)
+        hint = f"{found}; or {hint}" if found else hint
     raise ContextError(
         "CONTEXT_ROOT", f"{shown} is not a Project Corpus: it has no {CORPUS_DIR}/ folder", hint
     )

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 
 from project_corpus.core.records import SUMMARY_SEPARATOR
 from project_corpus.output.escape import terminal
+from project_corpus.output.import_view import import_view
 from project_corpus.output.text import counted
 
 EXCERPT_CHARS = 240
@@ -178,4 +179,5 @@ VIEWS: dict[str, Callable[[Mapping[str, object]], str]] = {
     "build": build_view,
     "eval": eval_view,
     "fields": fields_view,
+    "import": import_view,
 }

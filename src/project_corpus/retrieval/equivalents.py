@@ -17,9 +17,9 @@ a query stems a few glossary words, not two thousand (a Snowball stem costs 25-5
 from __future__ import annotations
 
 import json
+import os
 from bisect import bisect_left
 from functools import lru_cache
-from importlib import resources
 from typing import NamedTuple
 
 from project_corpus.retrieval import text as textmod
@@ -42,8 +42,10 @@ class Table(NamedTuple):
 
 def load_topics() -> tuple[dict[str, list[list[str]]], list[str]]:
     """The data file's topics ({name: its classes, as written}) and the active ones' names."""
-    raw = resources.files(__package__).joinpath(DATA_FILE).read_text(encoding="utf-8")
-    data = json.loads(raw)
+    # Read beside this module, not through importlib.resources: that would add zipfile,
+    # tempfile, pathlib and a dozen more modules to every query's start-up (test_imports).
+    with open(os.path.join(os.path.dirname(__file__), DATA_FILE), encoding="utf-8") as file:
+        data = json.load(file)
     return data["topics"], data["active"]
 
 

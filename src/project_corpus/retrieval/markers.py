@@ -13,7 +13,7 @@ from project_corpus.retrieval import text as textmod
 # What a marker is made of, line by line: a quote's `>`, a callout tag, a fence with its info
 # string, table pipes and rules, list bullets and emphasis. Linear: literal-led alternations.
 _MARKUP_RE = re.compile(
-    r"\[![a-z]+\]|^ {0,3}(?:`{3,}|~{3,})[^\n`]*$|^\s*(?:>\s*)+|[|*_>#`~:-]+",
+    r"\[![a-z]+\]|^ {0,3}(?:`{3,}|~{3,})[^\n`]*$|^[ \t]*(?:>[ \t]*)+|[|*_>#`~:-]+",
     re.MULTILINE,
 )
 # Cells and words that hold a place for a value not written yet.

@@ -32,6 +32,9 @@ from project_corpus.corpus.roots import resolve_new_root
 from project_corpus.corpus.vocabulary import TASK_ID
 from project_corpus.retrieval.text import CYRILLIC_RE
 from project_corpus.retrieval.text import LATIN_RE
+from project_corpus.scaffold.agents import AGENTS_PATH
+from project_corpus.scaffold.agents import append_pointer
+from project_corpus.scaffold.agents import read_agents
 
 LANGUAGES = ("en", "ru")
 KINDS = {"task": TASKS_DIR, "report": REPORTS_DIR}
@@ -67,7 +70,21 @@ def init_corpus(
     _check_id("--project-id", pid)
     values = {"project_id": pid, "name": (name or named.name or pid).strip(), **_times()}
     files = {rel: _render(lang, tpl, values) if tpl else _plain(rel) for rel, tpl in INIT_FILES}
+    if os.path.isdir(root_path) and read_agents(str(root_path)) is not None:
+        del files[AGENTS_PATH]  # the owner's: kept byte for byte, one pointer section appended
+        written = write_new(root_path, files)
+        return sorted([*written, AGENTS_PATH]) if append_pointer(str(root_path), lang) else written
     return write_new(root_path, files)
+
+
+def policy_text(project_id: str, lang: str = "en") -> str:
+    """The policy.toml `init` writes (`import` writes the same)."""
+    return _render(lang, "policy.toml", {"project_id": project_id})
+
+
+def agents_text(name: str, lang: str = "en") -> str:
+    """The AGENTS.md `init` writes where none exists (`import` writes the same)."""
+    return _render(lang, "AGENTS.md", {"name": name})
 
 
 def new_artifact(

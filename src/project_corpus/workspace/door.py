@@ -36,6 +36,7 @@ from project_corpus.corpus.roots import open_root
 if TYPE_CHECKING:
     from project_corpus.core.records import Corpus
     from project_corpus.corpus.memo import SnapshotMemo
+    from project_corpus.importer.records import ImportOptions
     from project_corpus.workspace.warm import WarmState
 
 
@@ -217,7 +218,16 @@ class Workspace:
             self.root, base, head, fail_on=fail_on, merge_base=merge_base, config=config
         )
 
-    # `import` (the importer, #33) joins here as one more method over `self.root`.
+    # --- adopting memory kept elsewhere -------------------------------------------------
+
+    def import_(self, options: ImportOptions | None = None) -> dict[str, object]:
+        """`project-corpus import` (docs/import.md): the memory ROOT already keeps, written as
+        a corpus under ROOT (with `options.dry_run`, only the plan); IMPORT_NO_MEMORY,
+        IMPORT_WRITE, IMPORT_VERBATIM."""
+        from project_corpus.importer import run_import
+
+        with self._lock:
+            return run_import(self.root, options)
 
     def held(self) -> frozenset[str]:
         """The SHA-256 of every source whose parse or scan a warm workspace holds: after a

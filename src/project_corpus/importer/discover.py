@@ -1,0 +1,195 @@
+"""Finding and reading the owner's memory files, confined to ROOT (docs/import.md).
+
+The walk never follows a link: folders are listed with `lstat` semantics, a linked folder
+or file is left out with the reason `link`, a special file with `special`. Files are read
+with the corpus's no-follow reads (`corpus/fs.py`), at most `MAX_SOURCE_BYTES` each, and must
+be strict UTF-8 (`encoding` otherwise). Every Markdown file the walk sees and does not use is
+listed with its reason, so the plan says what it left out.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from collections.abc import Iterator
+from typing import NamedTuple
+
+from project_corpus.core.errors import ContextError
+from project_corpus.core.limits import MAX_SOURCE_BYTES
+from project_corpus.corpus import fs
+from project_corpus.importer import layouts
+from project_corpus.importer import sections
+from project_corpus.importer.records import Left
+from project_corpus.importer.records import Source
+
+MAX_WALK_ENTRIES = 200_000  # entries listed before the walk stops (a plan, not a hang)
+MAX_DEPTH = 32
+
+
+class Found(NamedTuple):
+    """What the walk saw: candidate paths with their roles, and files left out."""
+
+    paths: list[tuple[str, str]]  # (path, role)
+    left: list[Left]
+
+
+def glob_parts(pattern: str) -> tuple[str, ...]:
+    """A glob as git and ruff read it, as path segments: `**` crosses folders, `*` and `?`
+    do not; a pattern without `/` (or ending in `/`) also matches anything below what it
+    names, and one without `/` a name at any depth."""
+    parts = tuple(p for p in pattern.strip("/").split("/") if p)
+    if "/" not in pattern.strip("/"):
+        return ("**", *parts, "**")
+    return (*parts, "**") if pattern.endswith("/") else parts
+
+
+def glob_match(parts: tuple[str, ...], path: str) -> bool:
+    """Whether PATH matches the glob PARTS: a table over (segment, component), each cell one
+    segment-to-name comparison, so no pattern can take more than their product (no regular
+    expression that a pattern of many `*` could make backtrack)."""
+    names = path.split("/")
+    reach = {0}  # how many components the segments so far can have consumed
+    for part in parts:
+        if part == "**":
+            reach = set(range(min(reach), len(names) + 1)) if reach else set()
+        else:
+            reach = {i + 1 for i in reach if i < len(names) and _name_match(part, names[i])}
+    return len(names) in reach
+
+
+def _name_match(pattern: str, name: str) -> bool:
+    """`*` and `?` wildcards within one name (the two-pointer algorithm: at most
+    len(pattern) * len(name) steps, a name being at most 255 bytes)."""
+    p = n = 0
+    star, mark = -1, 0
+    while n < len(name):
+        if p < len(pattern) and pattern[p] in ("?", name[n]):
+            p, n = p + 1, n + 1
+        elif p < len(pattern) and pattern[p] == "*":
+            star, mark, p = p, n, p + 1
+        elif star >= 0:
+            mark += 1
+            p, n = star + 1, mark
+        else:
+            return False
+    return all(c == "*" for c in pattern[p:])
+
+
+def matches_any(path: str, patterns: list[tuple[str, ...]]) -> bool:
+    return any(glob_match(parts, path) for parts in patterns)
+
+
+def walk(root: str, include: list[str], exclude: list[str]) -> Found:
+    """Every candidate memory file under ROOT (sorted), and what was left out and why."""
+    includes = [glob_parts(p) for p in include]
+    excludes = [glob_parts(p) for p in exclude]
+    paths: list[tuple[str, str]] = []
+    left: list[Left] = []
+    for path, kind in _entries(root):
+        if kind == "limit":
+            left.append(Left(path, "limit", f"the walk stops after {MAX_WALK_ENTRIES} entries"))
+            break
+        named = layouts.role(path)
+        included = matches_any(path, includes)
+        if matches_any(path, excludes):
+            left.append(Left(path, "excluded", "matches an --exclude pattern"))
+        elif kind != "file":
+            left.append(Left(path, kind, _KIND_DETAIL[kind]))
+        elif named is None and not included:
+            if path.lower().endswith(layouts.MARKDOWN_SUFFIXES):
+                left.append(Left(path, "not-memory", "not in a known memory layout"))
+        else:
+            paths.append((path, named or "included"))
+    return Found(sorted(paths), sorted(left))
+
+
+_KIND_DETAIL = {
+    "link": "a symbolic link is never followed",
+    "special": "not a regular file",
+    "unreadable": "permission denied",
+    "bad-name": "the name is not UTF-8",
+}
+
+
+def _entries(root: str) -> Iterator[tuple[str, str]]:
+    """(path, kind) of the files and links the walk meets, depth first, sorted by name.
+    Folders are opened from ROOT component by component without following a link."""
+    stack: list[tuple[str, int]] = [("", 0)]
+    seen = 0
+    while stack:
+        rel, depth = stack.pop()
+        try:
+            with fs.open_dir(root, rel) as fd:
+                listing = [(e.name, _kind(e)) for e in os.scandir(fd)]
+        except OSError:
+            yield rel, "unreadable"
+            continue
+        for name, kind in sorted(listing, reverse=True):
+            seen += 1
+            if seen > MAX_WALK_ENTRIES:
+                yield rel, "limit"
+                return
+            path = f"{rel}/{name}" if rel else name
+            if fs.display_name(name) is None:
+                if name.lower().endswith(layouts.MARKDOWN_SUFFIXES):
+                    yield fs.escaped_name(path), "bad-name"
+            elif kind == "dir":
+                if layouts.walk_dir(name) and depth < MAX_DEPTH:
+                    stack.append((path, depth + 1))
+            elif layouts.is_candidate_name(name) or (
+                kind == "link" and layouts.is_memory_dir(name)
+            ):
+                yield path, kind
+
+
+def _kind(entry: os.DirEntry[str]) -> str:
+    """The entry's kind from the listing's own type (no `lstat` per entry where the file
+    system reports one); a file is opened no-follow and checked again when read."""
+    try:
+        if entry.is_symlink():
+            return "link"
+        if entry.is_dir(follow_symlinks=False):
+            return "dir"
+        return "file" if entry.is_file(follow_symlinks=False) else "special"
+    except OSError:
+        return "unreadable"
+
+
+def read_all(root: str, paths: list[tuple[str, str]]) -> Iterator[Source | Left]:
+    """Each (path, role) of PATHS read as a Source, or why it is left out. A folder is
+    opened once for all its files (no link followed on the way)."""
+    by_folder: dict[str, list[tuple[str, str]]] = {}
+    for path, role in paths:
+        by_folder.setdefault(path.rpartition("/")[0], []).append((path, role))
+    for folder, members in sorted(by_folder.items()):
+        try:
+            with fs.open_dir(root, folder) as fd:
+                for path, role in members:
+                    yield _read_at(fd, path, role)
+        except OSError as exc:
+            why = "unreadable" if isinstance(exc, PermissionError) else "link"
+            yield from (Left(path, why, f"{folder}: cannot be opened") for path, _ in members)
+
+
+def _read_at(fd: int, path: str, role: str) -> Source | Left:
+    """The file at PATH (in the folder FD) as a Source, or why it is left out."""
+    try:
+        data = fs.read_at(
+            fd,
+            path.rpartition("/")[2],
+            MAX_SOURCE_BYTES,
+            label=path,
+            link_code="SOURCE_LINK",
+            limit_code="CONTEXT_LIMIT",
+        )
+    except ContextError as exc:
+        reason = {"CONTEXT_LIMIT": "oversized", "SOURCE_PERMISSION": "unreadable"}
+        return Left(path, reason.get(exc.code, "link"), exc.detail.partition(": ")[2])
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        return Left(path, "encoding", f"not UTF-8 (byte {exc.start})")
+    if "\0" in text:
+        return Left(path, "encoding", "holds NUL bytes (a binary file)")
+    lines = sections.split(text)
+    return Source(path, role, lines, hashlib.sha256(data).hexdigest())

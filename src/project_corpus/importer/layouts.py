@@ -1,0 +1,304 @@
+"""Which files hold memory, and in which role: detected by path and shape, with no
+configuration (docs/import.md, "Layouts"). Pure tables and functions.
+
+`role(path)` names a file's role from its repository-relative path; `WORDS` holds the
+heading words (English and Russian) that map an owner's section onto a Protocol section.
+The same well-known paths answer `corpus/known_memory.py`'s quick probe (the hint of `init`
+and of "not a Project Corpus").
+"""
+
+from __future__ import annotations
+
+import re
+
+from project_corpus.corpus import vocabulary as V
+from project_corpus.corpus.layout import CORPUS_DIR
+from project_corpus.importer.conventions import tool_role
+
+# Roles, and the artifact each becomes by default (`plan.py`).
+ROLE_KIND = {
+    "brief": "project",
+    "overview": "reference",
+    "readme": "project",
+    "active": "reference",
+    "progress": "history",
+    "handoff": "history",
+    "rules": "reference",
+    "reference": "reference",
+    "roadmap": "reference",
+    "spec-doc": "reference",
+    "decision": "history",
+    "decision-log": "history",
+    "log-entry": "report",
+    "log-file": "history",
+    "postmortem": "report",
+    "changelog": "history",
+    "todo-file": "history",
+    "todo-item": "task",
+    "spec-tasks": "task",
+    "included": "history",
+    "plan": "history",
+}
+# Where STATUS's lines are looked for first (lower is earlier).
+STATUS_PRIORITY = {"active": 0, "handoff": 1, "progress": 2, "rules": 3, "todo-file": 4}
+
+MARKDOWN_SUFFIXES = (".md", ".markdown", ".mdc", ".mdx")
+RULE_FILES = frozenset(
+    ["claude.md", "agents.md", "gemini.md", ".cursorrules", ".windsurfrules", ".clinerules"]
+)
+MEMORY_BANK_DIRS = frozenset(["memory-bank", "memory_bank", "memorybank", ".memory-bank"])
+DECISION_DIRS = frozenset(
+    [
+        "adr",
+        "adrs",
+        "decisions",
+        "decision-records",
+        "architecture-decisions",
+        "architecture-decision-records",
+        "design-decisions",
+        "rfcs",
+        "rfc",
+    ]
+)
+LOG_DIRS = frozenset(
+    ["worklog", "worklogs", "work-log", "devlog", "devlogs", "dev-log", "sessions", "journal"]
+)
+LOG_STEMS = frozenset(
+    ["log", "worklog", "work-log", "devlog", "dev-log", "journal", "notes", "session-log"]
+)
+TODO_DIRS = frozenset(["todos", "todo", "backlog", "ideas"])
+TODO_STEMS = frozenset(["todo", "todos", "backlog", "ideas"])
+POSTMORTEM_DIRS = frozenset(
+    ["postmortems", "post-mortems", "postmortem", "incidents", "retrospectives", "retros"]
+)
+SPEC_ROOTS = (".kiro/specs/", ".spec-workflow/specs/")
+HIDDEN_ALLOWED = frozenset(
+    [
+        ".cursor",
+        ".kiro",
+        ".spec-workflow",
+        ".github",
+        ".windsurf",
+        ".clinerules",
+        ".memory-bank",
+        ".serena",
+        ".planning",
+        ".claude",
+        ".ai",
+        ".agent",
+        ".agents",
+    ]
+)
+SKIPPED_DIRS = frozenset(
+    ["node_modules", "vendor", "third_party", "site-packages", "__pycache__", "venv", "dist"]
+)
+BRIEF_STEMS = frozenset(["projectbrief", "project-brief", "brief", "project-overview"])
+OVERVIEW_STEMS = frozenset(["overview", "vision", "prd", "about", "project"])
+REFERENCE_STEMS = frozenset(
+    ["architecture", "conventions", "glossary", "lessons-learned", "learnings", "memory"]
+)
+STATUS_STEMS = frozenset(["status", "current-status", "current-state", "project-status"])
+
+_CAMEL_RE = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
+
+
+def stem_key(name: str) -> str:
+    """A file name's stem as `import` compares it: camelCase and `_` become `-`, lower."""
+    return kebab(name.rsplit(".", 1)[0] if "." in name.lstrip(".") else name)
+
+
+def kebab(text: str) -> str:
+    """camelCase, `_` and spaces as `-`, lower case."""
+    return _CAMEL_RE.sub("-", text).replace("_", "-").replace(" ", "-").lower()
+
+
+def walk_dir(name: str) -> bool:
+    """Whether the walk enters a folder of this name."""
+    if name in SKIPPED_DIRS or name == CORPUS_DIR:
+        return False
+    return not name.startswith(".") or name in HIDDEN_ALLOWED
+
+
+def is_candidate_name(name: str) -> bool:
+    lower = name.lower()
+    return lower.endswith(MARKDOWN_SUFFIXES) or lower in RULE_FILES
+
+
+def role(path: str) -> str | None:
+    """The role of the file at PATH (repository-relative), or None when it holds no memory
+    in a known layout."""
+    lower = path.lower()
+    parts = lower.split("/")
+    folders = parts[:-1]
+    stem = stem_key(path.rsplit("/", 1)[-1])
+    rules = (_memory_bank, _spec, tool_role, _rules, _decisions, _logs, _todos, _postmortem)
+    for rule in rules:
+        found = rule(lower, folders, stem)
+        if found:
+            return found
+    return _single_file(folders, stem) or _key_document(folders, path.rsplit("/", 1)[-1])
+
+
+# Capitalised names that are project boilerplate, not memory.
+BOILERPLATE = frozenset(
+    [
+        "README",
+        "LICENSE",
+        "LICENCE",
+        "CONTRIBUTING",
+        "CODE_OF_CONDUCT",
+        "SECURITY",
+        "AUTHORS",
+        "NOTICE",
+        "COPYING",
+        "SUPPORT",
+        "MAINTAINERS",
+        "GOVERNANCE",
+        "CODEOWNERS",
+        "PULL_REQUEST_TEMPLATE",
+        "ISSUE_TEMPLATE",
+        "THIRD_PARTY_NOTICES",
+    ]
+)
+
+
+def _key_document(folders: list[str], name: str) -> str | None:
+    """An ALL-CAPS Markdown file at the root or directly in `docs/` (ARCHITECTURE.md,
+    OPERATIONS.md): owners name their key documents so; boilerplate aside."""
+    base = name.rsplit(".", 1)[0]
+    if folders not in ([], ["docs"]) or not name.lower().endswith(MARKDOWN_SUFFIXES):
+        return None
+    if len(base) < 4 or not base.isupper() or base in BOILERPLATE:
+        return None
+    return "reference"
+
+
+def _memory_bank(lower: str, folders: list[str], stem: str) -> str | None:
+    if not MEMORY_BANK_DIRS & set(folders):
+        return None
+    if stem in BRIEF_STEMS:
+        return "brief"
+    if stem in ("active-context", "current-context", "active"):
+        return "active"
+    if stem == "progress":
+        return "progress"
+    if stem in ("decision-log", "decisions"):
+        return "decision-log"
+    return "reference"
+
+
+def _spec(lower: str, folders: list[str], stem: str) -> str | None:
+    if not lower.startswith(SPEC_ROOTS):
+        return None
+    return "spec-tasks" if stem == "tasks" else "spec-doc"
+
+
+def _rules(lower: str, folders: list[str], stem: str) -> str | None:
+    name = lower.rsplit("/", 1)[-1]
+    if name in RULE_FILES or lower == ".github/copilot-instructions.md":
+        return "rules"
+    if lower.startswith((".cursor/rules/", ".windsurf/rules/", ".clinerules/")):
+        return "rules"
+    return None
+
+
+def _decisions(lower: str, folders: list[str], stem: str) -> str | None:
+    inside = bool(DECISION_DIRS & set(folders)) or "architecture/decisions/" in lower
+    if not inside:
+        return "decision-log" if stem in ("decisions", "decision-log", "adr") else None
+    if "template" in stem:
+        return None
+    return "decision"
+
+
+def _logs(lower: str, folders: list[str], stem: str) -> str | None:
+    if LOG_DIRS & set(folders):
+        return "log-entry"
+    return "log-file" if stem in LOG_STEMS else None
+
+
+def _todos(lower: str, folders: list[str], stem: str) -> str | None:
+    if TODO_DIRS & set(folders):
+        return "todo-item"
+    return "todo-file" if stem in TODO_STEMS else None
+
+
+def _postmortem(lower: str, folders: list[str], stem: str) -> str | None:
+    if POSTMORTEM_DIRS & set(folders):
+        return "postmortem"
+    if any(word in stem for word in ("postmortem", "post-mortem", "incident-report")):
+        return "postmortem"
+    return None
+
+
+def _single_file(folders: list[str], stem: str) -> str | None:
+    if "handoff" in stem or "hand-off" in stem or "handover" in stem:
+        return "handoff"
+    if stem in STATUS_STEMS:
+        return "handoff"
+    if stem == "progress":
+        return "progress"
+    if "roadmap" in stem or any("roadmap" in folder for folder in folders):
+        return "roadmap"
+    if stem in ("changelog", "changes", "release-notes", "releases"):
+        return "changelog"
+    if stem in BRIEF_STEMS:
+        return "brief"
+    if stem in OVERVIEW_STEMS:
+        return "overview"
+    if stem in REFERENCE_STEMS:
+        return "reference"
+    if stem == "readme" and not folders:
+        return "readme"
+    return None
+
+
+def _words(*groups: str) -> tuple[str, ...]:
+    return tuple(word.strip() for group in groups for word in group.split("|") if word.strip())
+
+
+# Heading words, folded (`sections.normal_title`): a title equal to one, or starting with one
+# followed by a space, maps onto the Protocol section.
+WORDS = {
+    V.EXACT_NEXT_ACTION: _words(
+        "next steps|next step|next actions|next action|next|immediate next steps|up next",
+        "what's next|whats next|immediate|upcoming|next focus|next tasks|todo|to do|backlog",
+        "следующие шаги|следующий шаг|дальнейшие шаги|что дальше|далее|ближайшие шаги",
+        "следующие действия|следующее действие|план действий",
+    ),
+    V.BLOCKERS: _words(
+        "blockers|blocker|blocked|known issues|open issues|current blockers|risks and blockers",
+        "блокеры|блокер|препятствия|известные проблемы|открытые проблемы|проблемы",
+    ),
+    V.CURRENT_VERIFIED_BASELINE: _words(
+        "current state|current status|status|current focus|current work focus|what works",
+        "current implementation status|project status|state|where we are|current phase",
+        "current session status|current session|session status|in progress|current work",
+        "текущее состояние|текущий статус|статус|состояние|текущий фокус|что работает",
+        "текущая работа|где мы сейчас",
+    ),
+    V.EVIDENCE_REFERENCES: _words("evidence|verification|доказательства|проверка"),
+    V.OBJECTIVE: _words(
+        "overview|objective|objectives|goal|goals|purpose|vision|mission|about|summary",
+        "project overview|project goals|introduction|what is|core requirements",
+        "обзор|цель|цели|назначение|о проекте|описание|задача проекта",
+    ),
+    V.INVARIANTS: _words(
+        "invariants|requirements|technical requirements|constraints|principles|rules",
+        "success criteria|guarantees|инварианты|требования|ограничения|принципы|правила",
+    ),
+    V.DURABLE_SCOPE_BOUNDARIES: _words(
+        "scope|scope boundaries|core components|components|boundaries|in scope",
+        "область|границы|рамки|компоненты",
+    ),
+    V.NON_GOALS: _words(
+        "non-goals|non goals|nongoals|out of scope|not in scope|not goals",
+        "не цели|вне рамок|вне области|не входит",
+    ),
+}
+
+
+def is_memory_dir(name: str) -> bool:
+    """Whether a folder of this name holds memory (a link in its place is reported)."""
+    lower = name.lower()
+    return lower in MEMORY_BANK_DIRS | DECISION_DIRS | LOG_DIRS | TODO_DIRS | POSTMORTEM_DIRS
