@@ -19,11 +19,15 @@ from project_corpus.core.limits import MAX_SOURCE_BYTES
 from project_corpus.corpus import fs
 from project_corpus.importer import layouts
 from project_corpus.importer import sections
+from project_corpus.importer import shapes
+from project_corpus.importer.folders import BANK_ROLES
 from project_corpus.importer.records import Left
 from project_corpus.importer.records import Source
 
 MAX_WALK_ENTRIES = 200_000  # entries listed before the walk stops (a plan, not a hang)
 MAX_DEPTH = 32
+BY_SHAPE = "?shape"  # the role of a file read to be judged by its headings (`shapes.py`)
+NOT_MEMORY = "not in a known memory layout"
 
 
 class Found(NamedTuple):
@@ -97,13 +101,41 @@ def walk(root: str, include: list[str], exclude: list[str]) -> Found:
             left.append(Left(path, kind, _KIND_DETAIL[kind]))
         elif named is None and not included:
             if path.lower().endswith(layouts.MARKDOWN_SUFFIXES):
-                left.append(Left(path, "not-memory", "not in a known memory layout"))
+                left.append(Left(path, "not-memory", NOT_MEMORY))
         else:
             paths.append((path, named or "included"))
+    paths, left = _banks(paths, left)
     return Found(sorted(paths), sorted(left))
 
 
+def _banks(
+    paths: list[tuple[str, str]], left: list[Left]
+) -> tuple[list[tuple[str, str]], list[Left]]:
+    """A folder holding two or more memory-bank files is a memory bank, whatever its name
+    (`cline_docs/`, `.roo/`, a team's own): its other Markdown files are references. Every
+    other unclaimed Markdown file under a docs-like folder is read for its shape."""
+    bank_files: dict[str, int] = {}
+    for path, _ in paths:
+        folder, _, name = path.rpartition("/")
+        if layouts.stem_key(name) in BANK_ROLES:
+            bank_files[folder] = bank_files.get(folder, 0) + 1
+    banks = {folder for folder, count in bank_files.items() if count >= 2}
+    kept: list[Left] = []
+    for entry in left:
+        folder, _, name = entry.path.rpartition("/")
+        if entry.reason != "not-memory":
+            kept.append(entry)
+        elif folder in banks:
+            paths.append((entry.path, "reference"))
+        elif shapes.candidate(folder.lower().split("/") if folder else [], layouts.stem_key(name)):
+            paths.append((entry.path, BY_SHAPE))
+        else:
+            kept.append(entry)
+    return paths, kept
+
+
 _KIND_DETAIL = {
+    "vendored": "vendored code or build output: the folder is not entered",
     "link": "a symbolic link is never followed",
     "special": "not a regular file",
     "unreadable": "permission denied",
@@ -130,16 +162,23 @@ def _entries(root: str) -> Iterator[tuple[str, str]]:
                 yield rel, "limit"
                 return
             path = f"{rel}/{name}" if rel else name
-            if fs.display_name(name) is None:
-                if name.lower().endswith(layouts.MARKDOWN_SUFFIXES):
-                    yield fs.escaped_name(path), "bad-name"
-            elif kind == "dir":
-                if layouts.walk_dir(name) and depth < MAX_DEPTH:
-                    stack.append((path, depth + 1))
-            elif layouts.is_candidate_name(name) or (
-                kind == "link" and layouts.is_memory_dir(name)
-            ):
-                yield path, kind
+            met = _meet(path, name, kind, depth, stack)
+            if met is not None:
+                yield (fs.escaped_name(path) if met == "bad-name" else path), met
+
+
+def _meet(path: str, name: str, kind: str, depth: int, stack: list[tuple[str, int]]) -> str | None:
+    """What the walk reports of one entry (None: nothing); a folder to enter goes on STACK."""
+    if fs.display_name(name) is None:
+        return "bad-name" if name.lower().endswith(layouts.MARKDOWN_SUFFIXES) else None
+    if kind == "dir":
+        if layouts.walk_dir(name) and depth < MAX_DEPTH:
+            stack.append((path, depth + 1))
+            return None
+        return "vendored" if layouts.vendored_dir(name) else None
+    if layouts.is_candidate_name(name) or (kind == "link" and layouts.is_memory_dir(name)):
+        return kind
+    return None
 
 
 def _kind(entry: os.DirEntry[str]) -> str:
@@ -192,4 +231,8 @@ def _read_at(fd: int, path: str, role: str) -> Source | Left:
     if "\0" in text:
         return Left(path, "encoding", "holds NUL bytes (a binary file)")
     lines = sections.split(text)
+    if role == BY_SHAPE:
+        role = shapes.role(lines) or ""
+        if not role:
+            return Left(path, "not-memory", NOT_MEMORY + "; its headings say no memory kind")
     return Source(path, role, lines, hashlib.sha256(data).hexdigest())

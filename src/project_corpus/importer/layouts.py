@@ -14,6 +14,9 @@ import re
 from project_corpus.corpus import vocabulary as V
 from project_corpus.corpus.layout import CORPUS_DIR
 from project_corpus.importer.conventions import tool_role
+from project_corpus.importer.folders import bank_role
+from project_corpus.importer.folders import dated_role
+from project_corpus.importer.folders import folder_role
 
 # Roles, and the artifact each becomes by default (`plan.py`).
 ROLE_KIND = {
@@ -38,13 +41,43 @@ ROLE_KIND = {
     "spec-tasks": "task",
     "included": "history",
     "plan": "history",
+    "note": "history",
 }
 # Where STATUS's lines are looked for first (lower is earlier).
 STATUS_PRIORITY = {"active": 0, "handoff": 1, "progress": 2, "rules": 3, "todo-file": 4}
 
 MARKDOWN_SUFFIXES = (".md", ".markdown", ".mdc", ".mdx")
 RULE_FILES = frozenset(
-    ["claude.md", "agents.md", "gemini.md", ".cursorrules", ".windsurfrules", ".clinerules"]
+    [
+        "claude.md",
+        "claude.local.md",
+        "agents.md",
+        "agent.md",
+        "gemini.md",
+        "copilot-instructions.md",
+        ".cursorrules",
+        ".windsurfrules",
+        ".clinerules",
+        ".roorules",
+    ]
+)
+# Agent tools' hidden folders whose `rules*/` (or `instructions/`) folders hold rules.
+RULE_TOOL_DIRS = frozenset(
+    [
+        ".cursor",
+        ".windsurf",
+        ".roo",
+        ".kilocode",
+        ".continue",
+        ".trae",
+        ".amazonq",
+        ".augment",
+        ".junie",
+        ".github",
+        ".gemini",
+        ".qwen",
+        ".codex",
+    ]
 )
 MEMORY_BANK_DIRS = frozenset(["memory-bank", "memory_bank", "memorybank", ".memory-bank"])
 DECISION_DIRS = frozenset(
@@ -87,10 +120,28 @@ HIDDEN_ALLOWED = frozenset(
         ".ai",
         ".agent",
         ".agents",
+        *RULE_TOOL_DIRS,
     ]
 )
+# Folders of other people's code or of build output: not entered, listed once with the reason.
 SKIPPED_DIRS = frozenset(
-    ["node_modules", "vendor", "third_party", "site-packages", "__pycache__", "venv", "dist"]
+    [
+        "node_modules",
+        "bower_components",
+        "vendor",
+        "vendored",
+        "third_party",
+        "third-party",
+        "thirdparty",
+        "site-packages",
+        "__pycache__",
+        "venv",
+        "dist",
+        "build",
+    ]
+)
+GENERATED_DIRS = frozenset(
+    ["_build", "_site", "apidocs", "api-docs", "javadoc", "typedoc", "doxygen", "htmlcov"]
 )
 BRIEF_STEMS = frozenset(["projectbrief", "project-brief", "brief", "project-overview"])
 OVERVIEW_STEMS = frozenset(["overview", "vision", "prd", "about", "project"])
@@ -114,9 +165,15 @@ def kebab(text: str) -> str:
 
 def walk_dir(name: str) -> bool:
     """Whether the walk enters a folder of this name."""
-    if name in SKIPPED_DIRS or name == CORPUS_DIR:
+    if name in SKIPPED_DIRS or name in GENERATED_DIRS or name == CORPUS_DIR:
         return False
     return not name.startswith(".") or name in HIDDEN_ALLOWED
+
+
+def vendored_dir(name: str) -> bool:
+    """Whether a folder of this name holds vendored code or build output (listed as left
+    out, never entered)."""
+    return (name in SKIPPED_DIRS or name in GENERATED_DIRS) and name != "__pycache__"
 
 
 def is_candidate_name(name: str) -> bool:
@@ -136,7 +193,14 @@ def role(path: str) -> str | None:
         found = rule(lower, folders, stem)
         if found:
             return found
-    return _single_file(folders, stem) or _key_document(folders, path.rsplit("/", 1)[-1])
+    name = path.rsplit("/", 1)[-1]
+    return (
+        bank_role(stem)
+        or _single_file(folders, stem)
+        or folder_role([kebab(f) for f in path.split("/")[:-1]], stem)
+        or dated_role(folders, name)
+        or _key_document(folders, name)
+    )
 
 
 # Capitalised names that are project boilerplate, not memory.
@@ -195,10 +259,14 @@ def _spec(lower: str, folders: list[str], stem: str) -> str | None:
 
 def _rules(lower: str, folders: list[str], stem: str) -> str | None:
     name = lower.rsplit("/", 1)[-1]
-    if name in RULE_FILES or lower == ".github/copilot-instructions.md":
+    if name in RULE_FILES or name.endswith(".instructions.md"):
         return "rules"
-    if lower.startswith((".cursor/rules/", ".windsurf/rules/", ".clinerules/")):
+    if lower.startswith(".clinerules/"):
         return "rules"
+    for index, folder in enumerate(folders[:-1]):
+        inner = folders[index + 1]
+        if folder in RULE_TOOL_DIRS and inner.startswith(("rules", "instructions")):
+            return "rules"
     return None
 
 

@@ -1,0 +1,78 @@
+"""Memory kept under names no tool fixes (docs/import.md, "Layouts", "Anywhere"): memory-bank
+file names in any folder (Cline's `cline_docs/`, Roo's and Cursor's banks, a team's own
+folder), and folders whose name says what they keep (`logs/`, `dev-notes/`, `status-reports/`)
+at any depth. Pure: a path in, a role out.
+"""
+
+from __future__ import annotations
+
+import re
+
+# Memory-bank file names (kebab), wherever they are, and the role each plays.
+BANK_ROLES = {
+    "projectbrief": "brief",
+    "project-brief": "brief",
+    "active-context": "active",
+    "activecontext": "active",
+    "progress": "progress",
+    "decision-log": "decision-log",
+    "decisionlog": "decision-log",
+    "product-context": "reference",
+    "productcontext": "reference",
+    "system-patterns": "reference",
+    "systempatterns": "reference",
+    "tech-context": "reference",
+    "techcontext": "reference",
+}
+# A word in a folder's name (split at `-`, `_`, `.` and spaces) and the role of the files in it.
+FOLDER_WORDS = {
+    **dict.fromkeys(
+        "log logs journal journals diary diaries session sessions worklog worklogs devlog "
+        "devlogs standup standups meetings handoff handoffs handover handovers".split(),
+        "log-entry",
+    ),
+    **dict.fromkeys(
+        "report reports results status retro retros retrospective retrospectives".split(),
+        "log-entry",
+    ),
+    **dict.fromkeys(
+        "postmortem postmortems post-mortems incident incidents rca rcas".split(), "postmortem"
+    ),
+    **dict.fromkeys("notes knowledge kb wiki learnings lessons".split(), "note"),
+    **dict.fromkeys("decision decisions adr adrs".split(), "decision"),
+    **dict.fromkeys("plan plans planning proposals".split(), "plan"),
+    **dict.fromkeys("backlog backlogs todo todos tasks".split(), "todo-item"),
+    **dict.fromkeys("roadmap roadmaps milestones".split(), "roadmap"),
+}
+# File names in such folders that describe the folder, not a memory entry.
+FOLDER_NOISE = frozenset(["readme", "index", "-index", "template", "-template", "toc", "summary"])
+# Folders of web-site content: a dated file there is a post, not a journal entry.
+SITE_DIRS = frozenset(["_posts", "posts", "blog", "_drafts", "content", "website", "site"])
+_SPLIT_RE = re.compile(r"[-_. ]+")
+_DATED_NAME_RE = re.compile(r"^(?:\d{4}[-_.]?\d{2}[-_.]?\d{2})(?!\d)")
+
+
+def bank_role(stem: str) -> str | None:
+    """The role of a file named as a memory bank names its files, in any folder."""
+    return BANK_ROLES.get(stem)
+
+
+def folder_role(folders: list[str], stem: str) -> str | None:
+    """The role the nearest folder whose name says what it keeps gives the file, or None.
+    A file that describes the folder (README, index, a template) is no entry."""
+    if stem in FOLDER_NOISE or "template" in stem:
+        return None
+    for folder in reversed(folders):
+        for word in _SPLIT_RE.split(folder.strip(".")):
+            found = FOLDER_WORDS.get(word)
+            if found:
+                return found
+    return None
+
+
+def dated_role(folders: list[str], name: str) -> str | None:
+    """A Markdown file whose name starts with a date (`2025-03-02-deploy.md`) is a journal
+    entry wherever it is kept, web-site posts aside."""
+    if SITE_DIRS & set(folders) or not _DATED_NAME_RE.match(name):
+        return None
+    return "log-entry"

@@ -1,0 +1,141 @@
+"""Memory known by its shape (docs/import.md, "By shape"): a Markdown file under a docs-like
+folder (or at the root) that no path rule claims is read, and kept when its headings say what
+it is — a decision record (Context / Decision / Consequences), a status or handoff (Current
+state / Next steps / Blockers), a log (two or more dated headings) — in English or Russian.
+Pure: a path or lines in, a role out.
+"""
+
+from __future__ import annotations
+
+from project_corpus.importer import dates
+from project_corpus.importer.sections import HEADING_RE
+from project_corpus.importer.sections import normal_title
+
+# Folders whose unclaimed Markdown is worth reading for its shape.
+DOCS_DIRS = frozenset(
+    [
+        "docs",
+        "doc",
+        "documentation",
+        "dev-docs",
+        "devdocs",
+        "design",
+        "architecture",
+        "handbook",
+        "internal",
+        "meta",
+        "project",
+        "wiki",
+        "notes",
+        "memory",
+        "context",
+        "ai",
+        "agent",
+        "agents",
+        ".ai",
+        ".agent",
+        ".agents",
+        ".claude",
+        ".github",
+    ]
+)
+# Folders of reference text (often generated): never read for a shape.
+REFERENCE_DIRS = frozenset(["api", "reference", "references", "generated", "examples"])
+BOILERPLATE_STEMS = frozenset(
+    [
+        "readme",
+        "license",
+        "licence",
+        "contributing",
+        "code_of_conduct",
+        "code-of-conduct",
+        "security",
+        "changelog",
+        "authors",
+        "notice",
+        "support",
+        "pull_request_template",
+        "index",
+    ]
+)
+MAX_SHAPE_LINES = 5_000  # lines read for headings; a longer file is judged by its head
+
+
+def _folded(*words: str) -> frozenset[str]:
+    return frozenset(normal_title(w) for group in words for w in group.split("|"))
+
+
+DECISION = _folded(
+    "decision|decision outcome|the decision|decision made|chosen option|resolution",
+    "решение|принятое решение|итоговое решение",
+)
+DECISION_CONTEXT = _folded(
+    "context|context and problem statement|problem statement|background|problem",
+    "consequences|implications|alternatives|alternatives considered|considered options",
+    "контекст|предпосылки|проблема|последствия|альтернативы|рассмотренные варианты",
+)
+NEXT = _folded(
+    "next steps|next step|next actions|next action|what's next|up next|todo next|next up",
+    "следующие шаги|следующий шаг|дальнейшие шаги|что дальше|следующие действия",
+)
+CURRENT = _folded(
+    "current state|current status|where we are|state of play|status|progress|done|completed",
+    "what works|what's done|accomplished|current focus|recent changes",
+    "текущее состояние|текущий статус|статус|прогресс|сделано|что сделано|готово",
+    "где мы сейчас|текущий фокус|последние изменения",
+)
+# Headings a design document or an RFC has too: with blockers alone they say nothing.
+LOOSE_CURRENT = _folded("status|progress|done|completed|статус|прогресс|готово")
+BLOCKERS = _folded(
+    "blockers|blocked|blockers and risks|risks|open questions|known issues|open issues",
+    "блокеры|блокер|риски|открытые вопросы|препятствия|известные проблемы",
+)
+
+
+def candidate(folders: list[str], stem: str) -> bool:
+    """Whether an unclaimed Markdown file is read for its shape: at the root or under a
+    docs-like folder, not under reference or generated text, not project boilerplate."""
+    if stem in BOILERPLATE_STEMS or REFERENCE_DIRS & set(folders):
+        return False
+    return not folders or bool(DOCS_DIRS & set(folders))
+
+
+def role(lines: tuple[str, ...]) -> str | None:
+    """The role the headings of LINES give the file, or None when they say nothing."""
+    titles = _titles(lines)
+    if titles & DECISION and titles & DECISION_CONTEXT:
+        return "decision"
+    if titles & NEXT and (titles & CURRENT or titles & BLOCKERS):
+        return "handoff"
+    if titles & (CURRENT - LOOSE_CURRENT) and titles & BLOCKERS:
+        return "handoff"
+    return "log-file" if _dated_headings(lines) >= 2 else None
+
+
+def _headings(lines: tuple[str, ...]) -> list[str]:
+    """The ATX headings' titles, fenced lines aside (a quick scan, not a full parse)."""
+    out: list[str] = []
+    fence = ""
+    for line in lines[:MAX_SHAPE_LINES]:
+        stripped = line.lstrip()
+        if stripped.startswith(("```", "~~~")):
+            marker = stripped[:3]
+            fence = "" if fence == marker else (fence or marker)
+        elif not fence and stripped.startswith("#"):
+            match = HEADING_RE.match(line)
+            if match:
+                out.append(match.group(2) or "")
+    return out
+
+
+def _titles(lines: tuple[str, ...]) -> set[str]:
+    """Folded heading titles, and each title's part before a `:` or ` — ` (`Status: done`)."""
+    out: set[str] = set()
+    for title in _headings(lines):
+        for part in (title, title.split(":")[0], title.split(" — ")[0], title.split(" - ")[0]):
+            out.add(normal_title(part))
+    return out
+
+
+def _dated_headings(lines: tuple[str, ...]) -> int:
+    return sum(1 for title in _headings(lines) if dates.find_date(title))
