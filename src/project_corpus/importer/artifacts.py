@@ -169,6 +169,8 @@ def base_name(path: str, role: str) -> str:
         return f"spec-{slug(parts[-2])}" + ("" if role == "spec-tasks" else f"-{stem}")
     if role == "rules" and len(parts) > 1 and parts[0].startswith("."):
         return f"{slug(parts[0])}-{stem}"
+    if role == "rules" and len(parts) > 1:  # a nested AGENTS.md: named by its folder
+        return f"{slug('/'.join(p for p in parts[:-1] if p != '.github'))}-{stem}"
     if role == "todo-item":
         return f"todo-{stem}"
     return stem

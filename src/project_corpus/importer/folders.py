@@ -43,13 +43,30 @@ FOLDER_WORDS = {
     **dict.fromkeys("plan plans planning proposals".split(), "plan"),
     **dict.fromkeys("backlog backlogs todo todos tasks".split(), "todo-item"),
     **dict.fromkeys("roadmap roadmaps milestones".split(), "roadmap"),
+    **dict.fromkeys("steering guidelines conventions".split(), "reference"),
 }
+# Agent tools' own folders: what they keep in Markdown is the agent's memory or rules.
+AGENT_DIRS = frozenset(
+    ".claude .ai .agent .agents .roo .kilocode .junie .gemini .codex .cursor .windsurf .trae "
+    ".augment .amazonq .continue .qwen".split()
+)
+_NUMBER_RE = re.compile(r"^\d{1,4}[-_.]+(?=[a-z])")
 # File names in such folders that describe the folder, not a memory entry.
 FOLDER_NOISE = frozenset(["readme", "index", "-index", "template", "-template", "toc", "summary"])
 # Folders of web-site content: a dated file there is a post, not a journal entry.
 SITE_DIRS = frozenset(["_posts", "posts", "blog", "_drafts", "content", "website", "site"])
 _SPLIT_RE = re.compile(r"[-_. ]+")
 _DATED_NAME_RE = re.compile(r"^(?:\d{4}[-_.]?\d{2}[-_.]?\d{2})(?!\d)")
+
+
+def plain(stem: str) -> str:
+    """A stem without a leading number (`09-decisions` -> `decisions`)."""
+    return _NUMBER_RE.sub("", stem)
+
+
+def agent_dir_role(folders: list[str]) -> str | None:
+    """Markdown inside an agent tool's own folder (`.claude/`, `.roo/`…) is a reference."""
+    return "reference" if folders and folders[0] in AGENT_DIRS else None
 
 
 def bank_role(stem: str) -> str | None:
@@ -65,6 +82,8 @@ def folder_role(folders: list[str], stem: str) -> str | None:
     for folder in reversed(folders):
         for word in _SPLIT_RE.split(folder.strip(".")):
             found = FOLDER_WORDS.get(word)
+            if found == "note" and _DATED_NAME_RE.match(stem):
+                return "log-entry"  # a dated note is an entry
             if found:
                 return found
     return None

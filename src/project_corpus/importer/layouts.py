@@ -14,9 +14,11 @@ import re
 from project_corpus.corpus import vocabulary as V
 from project_corpus.corpus.layout import CORPUS_DIR
 from project_corpus.importer.conventions import tool_role
+from project_corpus.importer.folders import agent_dir_role
 from project_corpus.importer.folders import bank_role
 from project_corpus.importer.folders import dated_role
 from project_corpus.importer.folders import folder_role
+from project_corpus.importer.folders import plain
 
 # Roles, and the artifact each becomes by default (`plan.py`).
 ROLE_KIND = {
@@ -146,7 +148,7 @@ GENERATED_DIRS = frozenset(
 BRIEF_STEMS = frozenset(["projectbrief", "project-brief", "brief", "project-overview"])
 OVERVIEW_STEMS = frozenset(["overview", "vision", "prd", "about", "project"])
 REFERENCE_STEMS = frozenset(
-    ["architecture", "conventions", "glossary", "lessons-learned", "learnings", "memory"]
+    ["architecture", "conventions", "glossary", "lessons-learned", "learnings", "memory", "skill"]
 )
 STATUS_STEMS = frozenset(["status", "current-status", "current-state", "project-status"])
 
@@ -187,7 +189,7 @@ def role(path: str) -> str | None:
     lower = path.lower()
     parts = lower.split("/")
     folders = parts[:-1]
-    stem = stem_key(path.rsplit("/", 1)[-1])
+    stem = plain(stem_key(path.rsplit("/", 1)[-1]))
     rules = (_memory_bank, _spec, tool_role, _rules, _decisions, _logs, _todos, _postmortem)
     for rule in rules:
         found = rule(lower, folders, stem)
@@ -199,6 +201,7 @@ def role(path: str) -> str | None:
         or _single_file(folders, stem)
         or folder_role([kebab(f) for f in path.split("/")[:-1]], stem)
         or dated_role(folders, name)
+        or agent_dir_role(folders)
         or _key_document(folders, name)
     )
 
@@ -227,10 +230,10 @@ BOILERPLATE = frozenset(
 
 
 def _key_document(folders: list[str], name: str) -> str | None:
-    """An ALL-CAPS Markdown file at the root or directly in `docs/` (ARCHITECTURE.md,
+    """An ALL-CAPS Markdown file at the root or under `docs/` (ARCHITECTURE.md,
     OPERATIONS.md): owners name their key documents so; boilerplate aside."""
     base = name.rsplit(".", 1)[0]
-    if folders not in ([], ["docs"]) or not name.lower().endswith(MARKDOWN_SUFFIXES):
+    if folders[:1] not in ([], ["docs"]) or not name.lower().endswith(MARKDOWN_SUFFIXES):
         return None
     if len(base) < 4 or not base.isupper() or base in BOILERPLATE:
         return None
