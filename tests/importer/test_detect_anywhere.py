@@ -257,3 +257,26 @@ def test_numbered_key_files_agent_folders_and_steering_are_memory(tmp_path: Path
     assert roles["docs/steering/tech.md"] == "reference"
     assert roles["docs/design/SYSTEM_DESIGN.md"] == "reference"
     assert left["docs/01-install.md"] == "not-memory"
+
+
+def test_templates_and_agent_prompts_are_not_memory(tmp_path: Path) -> None:
+    root = make_repo(
+        tmp_path / "forms",
+        {
+            "CLAUDE.md": "# Rules\n\nRun the tests.\n",
+            "docs/templates/POSTMORTEM.md": "# Postmortem: <title>\n",
+            "docs/sessions/_template.md": "# Session <date>\n",
+            "notes/шаблон-template.md": "# Заметка\n",
+            ".claude/commands/commit.md": "Commit the staged changes.\n",
+            ".claude/notes/broker.md": "# Broker\n\nOne per house.\n",
+        },
+    )
+    roles, _, left = plan(root)
+    assert roles[".claude/notes/broker.md"] == "note"
+    for path in (
+        "docs/templates/POSTMORTEM.md",
+        "docs/sessions/_template.md",
+        "notes/шаблон-template.md",
+        ".claude/commands/commit.md",
+    ):
+        assert left[path] == "not-memory", path

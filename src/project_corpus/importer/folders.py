@@ -50,6 +50,7 @@ AGENT_DIRS = frozenset(
     ".claude .ai .agent .agents .roo .kilocode .junie .gemini .codex .cursor .windsurf .trae "
     ".augment .amazonq .continue .qwen".split()
 )
+PROMPT_DIRS = frozenset(["commands", "prompts", "hooks", "output-styles"])
 _NUMBER_RE = re.compile(r"^\d{1,4}[-_.]+(?=[a-z])")
 # File names in such folders that describe the folder, not a memory entry.
 FOLDER_NOISE = frozenset(["readme", "index", "-index", "template", "-template", "toc", "summary"])
@@ -65,8 +66,11 @@ def plain(stem: str) -> str:
 
 
 def agent_dir_role(folders: list[str]) -> str | None:
-    """Markdown inside an agent tool's own folder (`.claude/`, `.roo/`…) is a reference."""
-    return "reference" if folders and folders[0] in AGENT_DIRS else None
+    """Markdown inside an agent tool's own folder (`.claude/`, `.roo/`…) is a reference;
+    its reusable prompts (`commands/`, `prompts/`) are not memory."""
+    if not folders or folders[0] not in AGENT_DIRS or PROMPT_DIRS & set(folders):
+        return None
+    return "reference"
 
 
 def bank_role(stem: str) -> str | None:

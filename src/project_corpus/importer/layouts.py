@@ -152,6 +152,7 @@ REFERENCE_STEMS = frozenset(
 )
 STATUS_STEMS = frozenset(["status", "current-status", "current-state", "project-status"])
 
+TEMPLATE_DIRS = frozenset(["templates", "template", "_templates", ".templates"])
 _CAMEL_RE = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 
 
@@ -190,6 +191,8 @@ def role(path: str) -> str | None:
     parts = lower.split("/")
     folders = parts[:-1]
     stem = plain(stem_key(path.rsplit("/", 1)[-1]))
+    if "template" in stem or TEMPLATE_DIRS & set(folders):
+        return None  # a blank form to fill in, not memory
     rules = (_memory_bank, _spec, tool_role, _rules, _decisions, _logs, _todos, _postmortem)
     for rule in rules:
         found = rule(lower, folders, stem)
