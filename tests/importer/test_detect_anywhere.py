@@ -265,6 +265,8 @@ def test_templates_and_agent_prompts_are_not_memory(tmp_path: Path) -> None:
         {
             "CLAUDE.md": "# Rules\n\nRun the tests.\n",
             "docs/templates/POSTMORTEM.md": "# Postmortem: <title>\n",
+            "docs/templates/adr.md": DECISION_EN,
+            "docs/adr-template.md": DECISION_RU,
             "docs/sessions/_template.md": "# Session <date>\n",
             "notes/шаблон-template.md": "# Заметка\n",
             ".claude/commands/commit.md": "Commit the staged changes.\n",
@@ -275,6 +277,8 @@ def test_templates_and_agent_prompts_are_not_memory(tmp_path: Path) -> None:
     assert roles[".claude/notes/broker.md"] == "note"
     for path in (
         "docs/templates/POSTMORTEM.md",
+        "docs/templates/adr.md",
+        "docs/adr-template.md",
         "docs/sessions/_template.md",
         "notes/шаблон-template.md",
         ".claude/commands/commit.md",

@@ -97,6 +97,8 @@ def candidate(folders: list[str], stem: str) -> bool:
     docs-like folder, not under reference or generated text, not project boilerplate."""
     if stem in BOILERPLATE_STEMS or REFERENCE_DIRS & set(folders):
         return False
+    if "template" in stem or any("template" in folder for folder in folders):
+        return False  # a blank form: its headings are the form's, not facts
     return not folders or bool(DOCS_DIRS & set(folders))
 
 
