@@ -230,7 +230,7 @@ def _read_at(fd: int, path: str, role: str) -> Source | Left:
         return Left(path, "encoding", f"not UTF-8 (byte {exc.start})")
     if "\0" in text:
         return Left(path, "encoding", "holds NUL bytes (a binary file)")
-    lines = sections.split(text)
+    lines = () if role == BY_SHAPE and not shapes.might_be_memory(text) else sections.split(text)
     if role == BY_SHAPE:
         role = shapes.role(lines) or ""
         if not role:

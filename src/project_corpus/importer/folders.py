@@ -6,6 +6,7 @@ at any depth. Pure: a path in, a role out.
 
 from __future__ import annotations
 
+import functools
 import re
 
 # Memory-bank file names (kebab), wherever they are, and the role each plays.
@@ -56,6 +57,7 @@ _NUMBER_RE = re.compile(r"^\d{1,4}[-_.]+(?=[a-z])")
 FOLDER_NOISE = frozenset(["readme", "index", "-index", "template", "-template", "toc", "summary"])
 # Folders of web-site content: a dated file there is a post, not a journal entry.
 SITE_DIRS = frozenset(["_posts", "posts", "blog", "_drafts", "content", "website", "site"])
+_CAMEL_RE = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 _SPLIT_RE = re.compile(r"[-_. ]+")
 _DATED_NAME_RE = re.compile(r"^(?:\d{4}[-_.]?\d{2}[-_.]?\d{2})(?!\d)")
 
@@ -78,16 +80,23 @@ def bank_role(stem: str) -> str | None:
     return BANK_ROLES.get(stem)
 
 
-def folder_role(folders: list[str], stem: str) -> str | None:
+def folder_role(folder: str, stem: str) -> str | None:
     """The role the nearest folder whose name says what it keeps gives the file, or None.
     A file that describes the folder (README, index, a template) is no entry."""
     if stem in FOLDER_NOISE or "template" in stem:
         return None
-    for folder in reversed(folders):
-        for word in _SPLIT_RE.split(folder.strip(".")):
+    found = _nearest_word(folder)
+    if found == "note" and _DATED_NAME_RE.match(stem):
+        return "log-entry"  # a dated note is an entry
+    return found
+
+
+@functools.lru_cache(maxsize=4096)
+def _nearest_word(folder: str) -> str | None:
+    """The role a word in the nearest of FOLDER's names gives (camelCase read as `-`)."""
+    for name in reversed(folder.split("/")):
+        for word in _SPLIT_RE.split(_CAMEL_RE.sub("-", name).lower().strip(".")):
             found = FOLDER_WORDS.get(word)
-            if found == "note" and _DATED_NAME_RE.match(stem):
-                return "log-entry"  # a dated note is an entry
             if found:
                 return found
     return None

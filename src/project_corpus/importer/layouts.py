@@ -202,7 +202,7 @@ def role(path: str) -> str | None:
     return (
         bank_role(stem)
         or _single_file(folders, stem)
-        or folder_role([kebab(f) for f in path.split("/")[:-1]], stem)
+        or folder_role(path.rpartition("/")[0], stem)
         or dated_role(folders, name)
         or agent_dir_role(folders)
         or _key_document(folders, name)

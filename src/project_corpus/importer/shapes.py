@@ -7,6 +7,8 @@ Pure: a path or lines in, a role out.
 
 from __future__ import annotations
 
+import re
+
 from project_corpus.importer import dates
 from project_corpus.importer.sections import HEADING_RE
 from project_corpus.importer.sections import normal_title
@@ -102,23 +104,42 @@ def candidate(folders: list[str], stem: str) -> bool:
     return not folders or bool(DOCS_DIRS & set(folders))
 
 
+def might_be_memory(text: str) -> bool:
+    """A quick look at TEXT's heading lines (one C-speed scan, fences not told apart): False
+    when even they say no memory kind, so most documentation is never split into lines."""
+    return _judge([m.group(1) for m in _QUICK_HEADING_RE.finditer(text)]) is not None
+
+
+_QUICK_HEADING_RE = re.compile(r"^ {0,3}#{1,6}[ \t]+(.*?)[ \t]*$", re.MULTILINE)
+
+
 def role(lines: tuple[str, ...]) -> str | None:
     """The role the headings of LINES give the file, or None when they say nothing."""
-    titles = _titles(lines)
+    return _judge(_headings(lines))
+
+
+def _judge(headings: list[str]) -> str | None:
+    if not headings:
+        return None
+    titles = _titles(headings)
     if titles & DECISION and titles & DECISION_CONTEXT:
         return "decision"
     if titles & NEXT and (titles & CURRENT or titles & BLOCKERS):
         return "handoff"
     if titles & (CURRENT - LOOSE_CURRENT) and titles & BLOCKERS:
         return "handoff"
-    return "log-file" if _dated_headings(lines) >= 2 else None
+    dated = sum(1 for title in headings if dates.find_date(title))
+    return "log-file" if dated >= 2 else None
 
 
 def _headings(lines: tuple[str, ...]) -> list[str]:
-    """The ATX headings' titles, fenced lines aside (a quick scan, not a full parse)."""
+    """The ATX headings' titles, fenced lines aside (a quick scan, not a full parse: only
+    lines that start with `#`, a fence character or a space are looked at)."""
     out: list[str] = []
     fence = ""
     for line in lines[:MAX_SHAPE_LINES]:
+        if line[:1] not in _LEADS:
+            continue
         stripped = line.lstrip()
         if stripped.startswith(("```", "~~~")):
             marker = stripped[:3]
@@ -130,14 +151,15 @@ def _headings(lines: tuple[str, ...]) -> list[str]:
     return out
 
 
-def _titles(lines: tuple[str, ...]) -> set[str]:
-    """Folded heading titles, and each title's part before a `:` or ` — ` (`Status: done`)."""
+_LEADS = frozenset("#`~ ")
+
+
+def _titles(headings: list[str]) -> set[str]:
+    """Folded heading titles, and each title's part before a `:`, ` — ` or ` - `."""
     out: set[str] = set()
-    for title in _headings(lines):
-        for part in (title, title.split(":")[0], title.split(" — ")[0], title.split(" - ")[0]):
-            out.add(normal_title(part))
+    for title in headings:
+        out.add(normal_title(title))
+        for mark in (":", " — ", " - "):
+            if mark in title:
+                out.add(normal_title(title.split(mark)[0]))
     return out
-
-
-def _dated_headings(lines: tuple[str, ...]) -> int:
-    return sum(1 for title in _headings(lines) if dates.find_date(title))
