@@ -284,3 +284,21 @@ def test_templates_and_agent_prompts_are_not_memory(tmp_path: Path) -> None:
         ".claude/commands/commit.md",
     ):
         assert left[path] == "not-memory", path
+
+
+def test_russian_folder_words_and_hidden_memory_folders_are_memory(tmp_path: Path) -> None:
+    root = make_repo(
+        tmp_path / "ru",
+        {
+            "docs/решения/хранилище.md": "# Хранилище\n\nSQLite.\n",
+            "docs/Отчёты/неделя-12.md": "# Неделя 12\n\nСделали таймер.\n",
+            ".context/product/mission.md": "# Mission\n\nGarden lamps.\n",
+            ".cache/notes.md": "# Not entered\n",
+        },
+    )
+    roles, _, left = plan(root)
+    assert roles["docs/решения/хранилище.md"] == "decision"
+    assert roles["docs/Отчёты/неделя-12.md"] == "log-entry"
+    assert roles[".context/product/mission.md"] == "reference"
+    assert ".cache/notes.md" not in roles
+    assert ".cache/notes.md" not in left

@@ -45,7 +45,21 @@ FOLDER_WORDS = {
     **dict.fromkeys("backlog backlogs todo todos tasks".split(), "todo-item"),
     **dict.fromkeys("roadmap roadmaps milestones".split(), "roadmap"),
     **dict.fromkeys("steering guidelines conventions".split(), "reference"),
+    # Russian
+    **dict.fromkeys(
+        "журнал журналы дневник логи лог сессии отчет отчеты отчёт отчёты статус".split(),
+        "log-entry",
+    ),
+    **dict.fromkeys("заметки знания вики".split(), "note"),
+    **dict.fromkeys("решения".split(), "decision"),
+    **dict.fromkeys("планы план бэклог задачи".split(), "plan"),
+    **dict.fromkeys("инциденты постмортемы".split(), "postmortem"),
 }
+# Words that make a hidden folder of no known tool worth entering (`.context/`, `.agent-os/`).
+HIDDEN_WORDS = frozenset(
+    "memory memories context agent agents ai llm notes docs knowledge wiki journal devlog "
+    "worklog decisions handoff specs plans".split()
+)
 # Agent tools' own folders: what they keep in Markdown is the agent's memory or rules.
 AGENT_DIRS = frozenset(
     ".claude .ai .agent .agents .roo .kilocode .junie .gemini .codex .cursor .windsurf .trae "
@@ -70,9 +84,15 @@ def plain(stem: str) -> str:
 def agent_dir_role(folders: list[str]) -> str | None:
     """Markdown inside an agent tool's own folder (`.claude/`, `.roo/`…) is a reference;
     its reusable prompts (`commands/`, `prompts/`) are not memory."""
-    if not folders or folders[0] not in AGENT_DIRS or PROMPT_DIRS & set(folders):
+    if not folders or PROMPT_DIRS & set(folders):
         return None
-    return "reference"
+    return "reference" if folders[0] in AGENT_DIRS or memory_hidden(folders[0]) else None
+
+
+def memory_hidden(name: str) -> bool:
+    """Whether a hidden folder's name says it keeps memory (`.context`, `.agent-os`)."""
+    words = _SPLIT_RE.split(name.lower().strip("."))
+    return name.startswith(".") and any(word in HIDDEN_WORDS for word in words)
 
 
 def bank_role(stem: str) -> str | None:

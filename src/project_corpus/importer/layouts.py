@@ -18,6 +18,7 @@ from project_corpus.importer.folders import agent_dir_role
 from project_corpus.importer.folders import bank_role
 from project_corpus.importer.folders import dated_role
 from project_corpus.importer.folders import folder_role
+from project_corpus.importer.folders import memory_hidden
 from project_corpus.importer.folders import plain
 
 # Roles, and the artifact each becomes by default (`plan.py`).
@@ -170,7 +171,7 @@ def walk_dir(name: str) -> bool:
     """Whether the walk enters a folder of this name."""
     if name in SKIPPED_DIRS or name in GENERATED_DIRS or name == CORPUS_DIR:
         return False
-    return not name.startswith(".") or name in HIDDEN_ALLOWED
+    return not name.startswith(".") or name in HIDDEN_ALLOWED or memory_hidden(name)
 
 
 def vendored_dir(name: str) -> bool:

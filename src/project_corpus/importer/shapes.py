@@ -29,6 +29,7 @@ DOCS_DIRS = frozenset(
         "project",
         "wiki",
         "notes",
+        "research",
         "memory",
         "context",
         "ai",
