@@ -271,10 +271,12 @@ def test_templates_and_agent_prompts_are_not_memory(tmp_path: Path) -> None:
             "notes/шаблон-template.md": "# Заметка\n",
             ".claude/commands/commit.md": "Commit the staged changes.\n",
             ".claude/notes/broker.md": "# Broker\n\nOne per house.\n",
+            "docs/decisions/0002-a-tool-not-a-template.md": DECISION_EN,
         },
     )
     roles, _, left = plan(root)
     assert roles[".claude/notes/broker.md"] == "note"
+    assert roles["docs/decisions/0002-a-tool-not-a-template.md"] == "decision"
     for path in (
         "docs/templates/POSTMORTEM.md",
         "docs/templates/adr.md",

@@ -76,6 +76,13 @@ _SPLIT_RE = re.compile(r"[-_. ]+")
 _DATED_NAME_RE = re.compile(r"^(?:\d{4}[-_.]?\d{2}[-_.]?\d{2})(?!\d)")
 
 
+def is_template(stem: str) -> bool:
+    """Whether a (kebab) stem names a blank form: `template`, `_template`, `adr-template`,
+    `ADR-0000-template` — a short name with the word; `skill-not-a-template` is prose."""
+    words = [word for word in stem.strip("_-").split("-") if word]
+    return ("template" in words and len(words) <= 3) or stem.strip("_-") == "templates"
+
+
 def plain(stem: str) -> str:
     """A stem without a leading number (`09-decisions` -> `decisions`)."""
     return _NUMBER_RE.sub("", stem)
@@ -103,7 +110,7 @@ def bank_role(stem: str) -> str | None:
 def folder_role(folder: str, stem: str) -> str | None:
     """The role the nearest folder whose name says what it keeps gives the file, or None.
     A file that describes the folder (README, index, a template) is no entry."""
-    if stem in FOLDER_NOISE or "template" in stem:
+    if stem in FOLDER_NOISE or is_template(stem):
         return None
     found = _nearest_word(folder)
     if found == "note" and _DATED_NAME_RE.match(stem):

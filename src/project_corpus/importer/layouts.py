@@ -18,6 +18,7 @@ from project_corpus.importer.folders import agent_dir_role
 from project_corpus.importer.folders import bank_role
 from project_corpus.importer.folders import dated_role
 from project_corpus.importer.folders import folder_role
+from project_corpus.importer.folders import is_template
 from project_corpus.importer.folders import memory_hidden
 from project_corpus.importer.folders import plain
 
@@ -192,7 +193,7 @@ def role(path: str) -> str | None:
     parts = lower.split("/")
     folders = parts[:-1]
     stem = plain(stem_key(path.rsplit("/", 1)[-1]))
-    if "template" in stem or TEMPLATE_DIRS & set(folders):
+    if is_template(stem) or TEMPLATE_DIRS & set(folders):
         return None  # a blank form to fill in, not memory
     rules = (_memory_bank, _spec, tool_role, _rules, _decisions, _logs, _todos, _postmortem)
     for rule in rules:
