@@ -15,11 +15,13 @@ from project_corpus.corpus import vocabulary as V
 from project_corpus.corpus.layout import CORPUS_DIR
 from project_corpus.importer.conventions import tool_role
 
-# Roles, and the artifact each becomes by default (`plan.py`).
+# Roles, and the artifact each file's own document is (`artifacts.py`): a kind with a folder.
+# PROJECT is planned apart (`plan.py`) from one brief; any other brief (an archived memory
+# bank's) is a state reference of its own, as a second overview is.
 ROLE_KIND = {
-    "brief": "project",
+    "brief": "reference",
     "overview": "reference",
-    "readme": "project",
+    "readme": "reference",
     "active": "reference",
     "progress": "history",
     "handoff": "history",
