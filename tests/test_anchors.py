@@ -52,6 +52,9 @@ LINE_PATTERNS = {
     "doctor.content.TABLE_DELIMITER_RE",
     "doctor._suppress.directive_re()",
     "output.sarif.HEADING_RE",
+    "importer.artifacts.ITEM_RE",
+    "importer.sections.HEADING_RE",
+    "importer.sections.FM_TITLE_RE",
 }
 
 

@@ -34,6 +34,7 @@ EXAMPLES: dict[str, tuple[str, tuple[Example, ...]]] = {
         "cli.md",
         (
             ("project-corpus init", "start a corpus in this folder"),
+            ("project-corpus import --dry-run", "see what the memory kept here would become"),
             ("project-corpus context doctor", "lint the corpus this folder belongs to"),
             ('project-corpus context query --fresh "next action"', "ask without an index"),
         ),

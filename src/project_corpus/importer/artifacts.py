@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
+from project_corpus.core.versions import PROTOCOL_VERSION
 from project_corpus.corpus import vocabulary as V
 from project_corpus.corpus.layout import HISTORY_DIR
 from project_corpus.corpus.layout import REPORTS_DIR
@@ -61,11 +62,19 @@ def _meta(
 ) -> list[str]:
     pairs: list[tuple[str, str]] = []
     if kind == "task":
-        pairs = [("Protocol-Version", "2.0"), ("Project-ID", ctx.project_id), (V.TASK_ID, ident)]
+        pairs = [
+            ("Protocol-Version", PROTOCOL_VERSION),
+            ("Project-ID", ctx.project_id),
+            (V.TASK_ID, ident),
+        ]
         pairs.append(("Task-Status", extra.get("Task-Status", "OPEN")))
         pairs += [("Created-At", date)] if date else []
     elif kind == "report":
-        pairs = [("Protocol-Version", "2.0"), ("Project-ID", ctx.project_id), (V.REPORT_ID, ident)]
+        pairs = [
+            ("Protocol-Version", PROTOCOL_VERSION),
+            ("Project-ID", ctx.project_id),
+            (V.REPORT_ID, ident),
+        ]
         pairs += [("Result", "UNVERIFIED"), *([("Created-At", date)] if date else [])]
     elif kind == "history" and date and not extra.get("dated"):
         pairs = [("Date", date)]

@@ -6,6 +6,7 @@ first), each a list of blocks that `render.py` turns into text.
 
 from __future__ import annotations
 
+from project_corpus.core.versions import PROTOCOL_VERSION
 from project_corpus.corpus import vocabulary as V
 from project_corpus.corpus.layout import PROJECT_PATH
 from project_corpus.corpus.layout import STATE_DIR
@@ -65,7 +66,11 @@ def _project(
         heading = md.title_heading(doc)
         if heading is not None and whole:
             title = copy(brief, heading.row, heading.row + 1)
-    meta = [("Protocol-Version", "2.0"), ("Project-ID", ctx.project_id), ("Logical-Name", name)]
+    meta = [
+        ("Protocol-Version", PROTOCOL_VERSION),
+        ("Project-ID", ctx.project_id),
+        ("Logical-Name", name),
+    ]
     meta += [("Source", brief)] if brief else []
     blocks = canon.document(title, meta, parts)
     return Doc(PROJECT_PATH, "project", (brief,) if brief else (), tuple(blocks))
@@ -91,7 +96,7 @@ def _status(
     paths = sorted({p for pick in picked.values() for p in pick.paths})
     verified = max((ctx.file_dates[p] for p in paths if p in ctx.file_dates), default=None)
     meta = [
-        ("Protocol-Version", "2.0"),
+        ("Protocol-Version", PROTOCOL_VERSION),
         ("Project-ID", ctx.project_id),
         ("Lifecycle-Status", "ACTIVE" if V.EXACT_NEXT_ACTION in picked else "PAUSED"),
         ("Active-Task-ID", "NONE"),

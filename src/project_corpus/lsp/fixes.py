@@ -34,8 +34,8 @@ from project_corpus.corpus.vocabulary import TASK_SECTIONS
 from project_corpus.doctor import CHECKS_BY_CODE
 
 VERSION_KEY = "Protocol-Version"
-STEM_RE = re.compile(rf"^({TASK_ID}|{REPORT_ID}) .* differs from file stem '(.+)'$")
-MISSING_RE = re.compile(r"^missing (.+)$")
+STEM_RE = re.compile(rf"^({TASK_ID}|{REPORT_ID}) .* differs from file stem '(.+)'\Z")
+MISSING_RE = re.compile(r"^missing (.+)\Z")
 
 
 class Edit(NamedTuple):
