@@ -43,6 +43,8 @@ from project_corpus.importer import layouts as import_layouts
 from project_corpus.importer import names as import_names
 from project_corpus.importer import render as import_render
 from project_corpus.importer import sections as import_sections
+from project_corpus.lsp import diagnostics as lsp_diagnostics
+from project_corpus.lsp import fixes as lsp_fixes
 from project_corpus.mcp_server import grant_file
 from project_corpus.output import escape
 from project_corpus.output import sarif
@@ -339,6 +341,16 @@ PATTERNS: dict[str, list[tuple[Run, tuple[Make, ...]]]] = {
         )
     ],
     "output.sarif.HEADING_RE": [(run_of(sarif.HEADING_RE), attacks(repeat("#", " x\n")))],
+    "lsp.diagnostics.TOKEN_RE": [
+        (run_of(lsp_diagnostics.TOKEN_RE), attacks(repeat("a`"), repeat("x(")))
+    ],
+    "lsp.diagnostics.QUOTED_RE": [
+        (run_of(lsp_diagnostics.QUOTED_RE), attacks(repeat("'a"), repeat("'")))
+    ],
+    "lsp.diagnostics.LEAD_RE": [(run_of(lsp_diagnostics.LEAD_RE), attacks(repeat(" \t")))],
+    "lsp.fixes.MISSING_RE": [
+        (run_of(lsp_fixes.MISSING_RE), attacks(repeat("x", "\n", "missing ")))
+    ],
     "retrieval.markers._MARKUP_RE": [
         (
             run_of(markers._MARKUP_RE),

@@ -24,7 +24,6 @@ import gc
 import io
 import json
 import os
-import shutil
 import subprocess
 import time
 from collections.abc import Callable
@@ -436,9 +435,10 @@ def test_four_times_the_size_costs_at_most_five_times(name: str, tmp_path: Path)
     dimension = DIMENSIONS[name]
     scaled = dimension._replace(plant=lambda n: dimension.plant(n * dimension.size))
     measured = growth(scaled, tmp_path)
-    if measured > RATIO:  # a noisy neighbour: measure again; a quadratic path fails each time
-        shutil.rmtree(tmp_path / "n0")
-        measured = min(measured, growth(scaled, tmp_path / "again"))
+    for again in range(2):  # a noisy neighbour (an xdist worker): measure again, twice at most;
+        if measured <= RATIO:  # a quadratic path fails every time
+            break
+        measured = min(measured, growth(scaled, tmp_path / f"again{again}"))
     assert measured <= RATIO, f"{name}: {measured:.1f}× the cost at 4× the size"
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import subprocess
 from collections.abc import Callable
 from pathlib import Path
 
@@ -313,12 +314,34 @@ def test_git_configuration_never_runs_a_program(tmp_path: Path) -> None:
     assert not marker.exists()
 
 
-def test_git_runs_with_the_environment_review_gives_it() -> None:
-    from project_corpus.importer import dates
-    from project_corpus.review import git as review_git
+def test_git_dates_come_from_the_work_tree_holding_root_whatever_root_and_environment_hold(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    top = make_repo(tmp_path / "top", {f"sub/{k}": v for k, v in MEMORY_REPO.items()})
+    root = top / "sub"
+    subprocess.run(["git", "init", "-q", "--bare", str(root)], check=True, capture_output=True)
+    other = tmp_path / "other"
+    other.mkdir()
+    git(other, "init", "-q", "-b", "main")
+    monkeypatch.setenv("GIT_DIR", str(other / ".git"))
+    monkeypatch.setenv("GIT_WORK_TREE", str(other))
+    monkeypatch.setenv("GIT_GRAFT_FILE", str(tmp_path / "grafts"))
+    run_import(root)
+    undated = read(root, ".project-corpus/history/adr-0002-keep-one-broker.md")
+    assert undated.startswith("# 2. Keep one broker\nDate: 2024-12-24\n")
 
-    assert dates.REPOSITORY_VARIABLES == review_git.REPOSITORY_VARIABLES
-    assert dates.FIXED_VARIABLES == review_git.FIXED_VARIABLES
+
+def test_git_runs_with_the_argv_head_review_gives_it(tmp_path: Path) -> None:
+    from project_corpus.core import gitenv
+    from project_corpus.importer import dates
+
+    top = make_repo(tmp_path / "top", {"sub/memory-bank/progress.md": "# P\n"})
+    argv = dates._log_argv(str(top / "sub"))
+    assert argv is not None
+    head = gitenv.git_argv(str(top / ".git"), str(top), [])
+    assert argv[: len(head)] == head
+    assert dates._log_argv(str(top / ".git")) is None
+    assert dates._log_argv(str(tmp_path)) is None
 
 
 def test_text_plan_escapes_names_and_reports_kept_documents(tmp_path: Path, cli: CLI) -> None:

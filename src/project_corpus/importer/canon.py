@@ -39,6 +39,13 @@ def section_block(path: str, section: md.Section, doc: md.Structure) -> Block:
     return copy(path, start, end, max(0, SECTION_LEVEL - section.heading.level))
 
 
+def lead_block(path: str, doc: md.Structure, start: int, end: int) -> Block:
+    """Lines [start, end) of a lead, its headings (a `## Blockers` above the first H1 is lead)
+    shifted below the Protocol's `## ` like an owner's section, so none reads as one."""
+    levels = [h.level for h in doc.headings if start <= h.row < end]
+    return copy(path, start, end, max(0, SECTION_LEVEL - min(levels, default=SECTION_LEVEL)))
+
+
 def matching(doc: md.Structure, name: str, taken: set[tuple[int, int]]) -> list[md.Section]:
     """The sections of DOC (any level, none inside another found or TAKEN) whose title maps
     onto Protocol section NAME and that hold more than their heading."""
@@ -62,7 +69,7 @@ def project_sections(
     start, end = md.lead(doc)
     start, end = md.trimmed(doc.lines, start, end)
     if start < end:
-        picked[V.OBJECTIVE].append(copy(path, start, end))
+        picked[V.OBJECTIVE].append(lead_block(path, doc, start, end))
     for section in md.sections(doc):
         name = next(
             (n for n in PROJECT_SECTIONS if md.matches(section.heading.title, WORDS[n])), None

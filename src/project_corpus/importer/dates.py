@@ -1,11 +1,12 @@
 """The date of a memory file or entry (docs/import.md, "Dates"): its front matter, a `Date:`
 line, a dated file name or heading, else the file's first commit in git.
 
-Git runs with a fixed argument vector (never a shell) and `-c` overrides, so no repository
-configuration runs a program: no fsmonitor, no signature verification, no pager, no external
-diff or text conversion, no hooks; the environment drops the variables that point git
-elsewhere (`review/git.py`'s tables). Its output is read with a bound; a repository that is not
-git, a git that fails or an output past the bound leaves the dates unknown, never an error.
+Git runs as `context review` runs it (`core/gitenv.py`: the work tree found by its `.git`
+entry and named with `--git-dir`/`--work-tree`, the hardened environment) with `-c` overrides,
+so no repository configuration runs a program: no fsmonitor, no signature verification, no
+pager, no external diff or text conversion, no hooks; no system configuration is read.
+Its output is read with a bound; a repository that is not git, a git that fails or an output
+past the bound leaves the dates unknown, never an error.
 """
 
 from __future__ import annotations
@@ -15,26 +16,9 @@ import re
 import subprocess
 from datetime import date
 
-# The environment `review/git.py` gives git (a test holds the two equal): importing it would
-# import the whole review package, 76 ms of a 2,000-file import's start-up.
-REPOSITORY_VARIABLES = (
-    "GIT_DIR",
-    "GIT_WORK_TREE",
-    "GIT_INDEX_FILE",
-    "GIT_COMMON_DIR",
-    "GIT_OBJECT_DIRECTORY",
-    "GIT_ALTERNATE_OBJECT_DIRECTORIES",
-    "GIT_NAMESPACE",
-    "GIT_PREFIX",
-)
-FIXED_VARIABLES = {
-    "GIT_TERMINAL_PROMPT": "0",
-    "GIT_OPTIONAL_LOCKS": "0",
-    "GIT_NO_REPLACE_OBJECTS": "1",
-    "GIT_NO_LAZY_FETCH": "1",
-    "GIT_ALLOW_PROTOCOL": "none",
-    "LC_ALL": "C",
-}
+from project_corpus.core.gitenv import environment
+from project_corpus.core.gitenv import git_argv
+from project_corpus.core.gitenv import work_tree_top
 
 DATE_RE = re.compile(r"(?<!\d)(\d{4})[-/._](\d{2})[-/._](\d{2})(?!\d)")
 RU_DATE_RE = re.compile(r"(?<!\d)(\d{2})\.(\d{2})\.(\d{4})(?!\d)")
@@ -89,25 +73,34 @@ def name_date(path: str) -> str | None:
     return find_date(path.rsplit("/", 1)[-1])
 
 
-def _environment() -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if k not in REPOSITORY_VARIABLES}
-    return {**env, **FIXED_VARIABLES, "GIT_CONFIG_NOSYSTEM": "1"}
+def _log_argv(root: str) -> list[str] | None:
+    """The `git log` of ROOT's files, in the work tree that holds ROOT (None outside one, or
+    inside a `.git` folder)."""
+    top = work_tree_top(root)
+    if top is None or ".git" in os.path.relpath(root, top).split(os.sep):
+        return None
+    args = ["--no-pager"]
+    for setting in GIT_CONFIG:
+        args += ["-c", setting]
+    args += ["log", "--no-ext-diff", "--no-textconv", "--no-renames", "--diff-filter=A"]
+    args += ["--format=%x01%cs", "--name-only", "-z", "--relative", "--", "."]
+    return git_argv(os.path.join(top, ".git"), top, args)
 
 
 def git_first_dates(root: str) -> dict[str, str]:
     """{path relative to ROOT: date of the commit that first added it}, {} outside git."""
-    argv = ["git", "--no-pager", "--literal-pathspecs"]
-    for setting in GIT_CONFIG:
-        argv += ["-c", setting]
-    argv += ["-C", root, "log", "--no-ext-diff", "--no-textconv", "--no-renames"]
-    argv += ["--diff-filter=A", "--format=%x01%cs", "--name-only", "-z", "--relative", "--", "."]
+    resolved = os.path.realpath(root)
+    argv = _log_argv(resolved)
+    if argv is None:
+        return {}
     try:
         proc = subprocess.Popen(
             argv,
             stdin=subprocess.DEVNULL,
             stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL,
-            env=_environment(),
+            env={**environment(), "GIT_CONFIG_NOSYSTEM": "1"},
+            cwd=resolved,
         )
     except OSError:
         return {}

@@ -22,11 +22,13 @@ from project_corpus.importer.folders import is_template
 from project_corpus.importer.folders import memory_hidden
 from project_corpus.importer.folders import plain
 
-# Roles, and the artifact each becomes by default (`plan.py`).
+# Roles, and the artifact each file's own document is (`artifacts.py`): a kind with a folder.
+# PROJECT is planned apart (`plan.py`) from one brief; any other brief (an archived memory
+# bank's) is a state reference of its own, as a second overview is.
 ROLE_KIND = {
-    "brief": "project",
+    "brief": "reference",
     "overview": "reference",
-    "readme": "project",
+    "readme": "reference",
     "active": "reference",
     "progress": "history",
     "handoff": "history",

@@ -49,7 +49,7 @@ def _brief(roles: dict[str, str]) -> str | None:
     for wanted in ("brief", "overview", "readme"):
         found = sorted(p for p, r in roles.items() if r == wanted)
         if found:
-            return min(found, key=lambda p: (p.count("/") if wanted != "brief" else 0, p))
+            return min(found, key=lambda p: (p.count("/"), p))  # the shallowest: the live one
     return None
 
 

@@ -14,6 +14,7 @@ as the editor has it); the server turns them into a workspace edit. Offered:
 
 from __future__ import annotations
 
+import ast
 import re
 from collections.abc import Sequence
 from typing import NamedTuple
@@ -34,7 +35,6 @@ from project_corpus.corpus.vocabulary import TASK_SECTIONS
 from project_corpus.doctor import CHECKS_BY_CODE
 
 VERSION_KEY = "Protocol-Version"
-STEM_RE = re.compile(rf"^({TASK_ID}|{REPORT_ID}) .* differs from file stem '(.+)'\Z")
 MISSING_RE = re.compile(r"^missing (.+)\Z")
 
 
@@ -153,10 +153,18 @@ def protocol_version(text: Text, finding: Finding) -> Fix | None:
 
 
 def id_from_stem(text: Text, finding: Finding) -> Fix | None:
-    match = STEM_RE.match(finding.detail) if finding.code == "ARTIFACT_SHAPE" else None
-    if match is None:
+    # The detail is `KEY 'value' differs from file stem 'stem'` (reprs, corpus.protocol):
+    # read without a pattern (a linear cost whatever the names hold).
+    key = finding.detail.partition(" ")[0]
+    if finding.code != "ARTIFACT_SHAPE" or key not in (TASK_ID, REPORT_ID):
         return None
-    key, stem = match.groups()
+    _, found, quoted = finding.detail.rpartition(" differs from file stem ")
+    try:
+        stem = ast.literal_eval(quoted) if found else None
+    except (ValueError, SyntaxError):
+        return None
+    if not isinstance(stem, str):
+        return None
     at = finding.line
     edit = Edit(at, 0, at, text.width(at), f"{key}: {stem}")
     return Fix(f"Set `{key}: {stem}` (the file stem)", (edit,))

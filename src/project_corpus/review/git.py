@@ -31,6 +31,9 @@ from typing import IO
 from typing import NamedTuple
 
 from project_corpus.core.errors import ContextError
+from project_corpus.core.gitenv import environment
+from project_corpus.core.gitenv import git_argv
+from project_corpus.core.gitenv import work_tree_top
 from project_corpus.core.limits import MAX_LISTING_BYTES
 from project_corpus.corpus.layout import CORPUS_DIR
 
@@ -43,25 +46,6 @@ REVISION_RE = re.compile(r"^[^\x00-\x20\x7f:?*\[\\-][^\x00-\x20\x7f:?*\[\\]{0,25
 COMMIT_RE = re.compile(r"^[0-9a-f]{40}(?:[0-9a-f]{24})?\Z")
 # Listing the corpus folder of a revision stops past this many bytes (CONTEXT_LIMIT).
 AGENTS_PATH = "AGENTS.md"
-REPOSITORY_VARIABLES = (
-    "GIT_DIR",
-    "GIT_WORK_TREE",
-    "GIT_INDEX_FILE",
-    "GIT_COMMON_DIR",
-    "GIT_OBJECT_DIRECTORY",
-    "GIT_ALTERNATE_OBJECT_DIRECTORIES",
-    "GIT_NAMESPACE",
-    "GIT_PREFIX",
-)
-FIXED_VARIABLES = {
-    "GIT_GRAFT_FILE": os.devnull,
-    "GIT_TERMINAL_PROMPT": "0",
-    "GIT_OPTIONAL_LOCKS": "0",
-    "GIT_NO_REPLACE_OBJECTS": "1",
-    "GIT_NO_LAZY_FETCH": "1",
-    "GIT_ALLOW_PROTOCOL": "none",
-    "LC_ALL": "C",
-}
 FETCH_HINT = (
     "fetch it first; a shallow clone lacks the base commit (actions/checkout: `fetch-depth: 0`)"
 )
@@ -86,23 +70,8 @@ class TreeEntry(NamedTuple):
     size: int
 
 
-def _environment() -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if k not in REPOSITORY_VARIABLES}
-    return {**env, **FIXED_VARIABLES}
-
-
 def _argv(repo: Repository, args: Sequence[str]) -> list[str]:
-    return [
-        "git",
-        f"--git-dir={repo.git_dir}",
-        f"--work-tree={repo.top}",
-        "--literal-pathspecs",
-        "-c",
-        "safe.bareRepository=explicit",
-        "-c",
-        "core.fsmonitor=false",
-        *args,
-    ]
+    return git_argv(repo.git_dir, repo.top, args)
 
 
 def _not_run(exc: OSError) -> ContextError:
@@ -122,7 +91,7 @@ def run_git(
             _argv(repo, args),
             input=stdin,
             capture_output=True,
-            env=_environment(),
+            env=environment(),
             cwd=repo.top,
             check=False,
         )
@@ -146,23 +115,11 @@ def _damaged(stderr: str) -> bool:
     return any(word in stderr for word in DAMAGE)
 
 
-def _work_tree_top(root: str) -> str | None:
-    """The nearest folder at or above ROOT (resolved) holding a `.git` entry, or None."""
-    folder = root
-    while True:
-        if os.path.lexists(os.path.join(folder, ".git")):
-            return folder
-        parent = os.path.dirname(folder)
-        if parent == folder:
-            return None
-        folder = parent
-
-
 def locate(root: str, shown: str) -> Repository:
     """The work tree holding ROOT (resolved), found once by its `.git` entry (never by
     git's discovery, which a repository committed under ROOT could take over);
     REVIEW_NOT_GIT outside one, or inside a `.git` folder (SHOWN names ROOT)."""
-    top = _work_tree_top(root)
+    top = work_tree_top(root)
     rel = os.path.relpath(root, top) if top is not None else ""
     parts = [] if rel == "." else rel.split(os.sep)
     why = "no .git above it" if top is None else ""
@@ -294,7 +251,7 @@ def _started(
                 stdin=subprocess.PIPE if stdin else subprocess.DEVNULL,
                 stdout=subprocess.PIPE,
                 stderr=errors,
-                env=_environment(),
+                env=environment(),
                 cwd=repo.top,
             )
         except OSError as exc:
