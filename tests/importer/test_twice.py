@@ -16,7 +16,7 @@ from tests.conftest import Run
 from tests.importer.repos import make_repo
 
 CLI = Callable[..., Run]
-INCLUDE = "notes/**"
+INCLUDE = "scratch/**"
 # Two paths per role, as owners keep them: a live memory bank beside an archived one, two logs…
 TWICE = {
     "brief": ("memory-bank/projectbrief.md", "archive/old-bank/memory-bank/projectbrief.md"),
@@ -38,7 +38,8 @@ TWICE = {
     "changelog": ("CHANGELOG.md", "app/CHANGELOG.md"),
     "todo-file": ("TODO.md", "docs/backlog.md"),
     "todo-item": ("todos/wire-relay.md", "todos/porch-test.md"),
-    "included": ("notes/a.md", "notes/b.md"),
+    "included": ("scratch/a.md", "scratch/b.md"),
+    "note": ("notes/cache.md", "wiki/relay.md"),
     "plan": (".planning/phases/one.md", ".planning/phases/two.md"),
 }
 # Every section the plan reads: STATUS's and PROJECT's heading words, dated and versioned entries.
