@@ -63,7 +63,8 @@ def init_corpus(
     name: str | None = None,
     lang: str = "en",
 ) -> list[str]:
-    """Write a new, doctor-clean corpus under ROOT; returns the portable paths written."""
+    """Write a new conformant corpus under ROOT (0 FAIL; its placeholders are WARNs until
+    replaced); returns the portable paths written."""
     named = Path(os.fspath(root)).absolute()  # the folder as the user named it (a link)
     root_path = Path(resolve_new_root(root))
     pid = project_id if project_id is not None else default_project_id(named)
