@@ -55,6 +55,7 @@ LINE_PATTERNS = {
     "importer.artifacts.ITEM_RE",
     "importer.sections.HEADING_RE",
     "importer.sections.FM_TITLE_RE",
+    "importer.shapes._QUICK_HEADING_RE",
 }
 
 

@@ -39,10 +39,12 @@ from project_corpus.doctor import mistakes
 from project_corpus.importer import artifacts as import_artifacts
 from project_corpus.importer import canon as import_canon
 from project_corpus.importer import dates as import_dates
+from project_corpus.importer import folders as import_folders
 from project_corpus.importer import layouts as import_layouts
 from project_corpus.importer import names as import_names
 from project_corpus.importer import render as import_render
 from project_corpus.importer import sections as import_sections
+from project_corpus.importer import shapes as import_shapes
 from project_corpus.lsp import diagnostics as lsp_diagnostics
 from project_corpus.lsp import fixes as lsp_fixes
 from project_corpus.mcp_server import grant_file
@@ -441,6 +443,24 @@ PATTERNS: dict[str, list[tuple[Run, tuple[Make, ...]]]] = {
     ],
     "importer.dates.DATE_LINE_RE": [
         (run_of(import_dates.DATE_LINE_RE), attacks(repeat(" *_>-", "x"), repeat("date", "")))
+    ],
+    "importer.folders._NUMBER_RE": [
+        (run_of(import_folders._NUMBER_RE), attacks(repeat("1-"), repeat("1", "-_.")))
+    ],
+    "importer.folders._CAMEL_RE": [(run_of(import_folders._CAMEL_RE), attacks(repeat("aB")))],
+    "importer.folders._SPLIT_RE": [
+        (run_of(import_folders._SPLIT_RE), attacks(repeat("-_. "), repeat("a-")))
+    ],
+    "importer.folders._DATED_NAME_RE": [
+        (run_of(import_folders._DATED_NAME_RE), attacks(repeat("2025-01-"), repeat("2")))
+    ],
+    "importer.shapes._QUICK_HEADING_RE": [
+        (
+            run_of(import_shapes._QUICK_HEADING_RE),
+            attacks(
+                repeat(" ", "x", "# "), repeat(" \t", "x\n", "## "), repeat("#"), repeat("\n# ")
+            ),
+        )
     ],
     "importer.dates.DATE_RE": [(run_of(import_dates.DATE_RE), attacks(repeat("2025-01-0")))],
     "importer.dates.RU_DATE_RE": [(run_of(import_dates.RU_DATE_RE), attacks(repeat("01.01.")))],

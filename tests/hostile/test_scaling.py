@@ -385,6 +385,8 @@ LIMITS: dict[str, tuple[str, ...] | str] = {
     "importer.discover.MAX_WALK_ENTRIES": "entries the import walk lists before it stops and says so",
     "importer.discover.MAX_DEPTH": "folder levels the import walk enters (a constant)",
     "importer.names.MAX_SLUG": "a cut of a generated file name (output)",
+    "importer.shapes.MAX_SHAPE_LINES": "lines of one unclaimed file read for its headings: one "
+    "linear pass, a constant bound",
     "importer.sections.MAX_FRONT_MATTER": "lines searched for the end of front matter (a constant)",
     "importer.write.MAX_RECORD_BYTES": "the import record is parsed once by `json`",
     "scaffold.agents.MAX_AGENTS_BYTES": "an owner's AGENTS.md is read once for the pointer heading",

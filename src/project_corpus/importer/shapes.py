@@ -109,10 +109,10 @@ def candidate(folders: list[str], stem: str) -> bool:
 def might_be_memory(text: str) -> bool:
     """A quick look at TEXT's heading lines (one C-speed scan, fences not told apart): False
     when even they say no memory kind, so most documentation is never split into lines."""
-    return _judge([m.group(1) for m in _QUICK_HEADING_RE.finditer(text)]) is not None
+    return _judge([m.group(1).rstrip(" \t") for m in _QUICK_HEADING_RE.finditer(text)]) is not None
 
 
-_QUICK_HEADING_RE = re.compile(r"^ {0,3}#{1,6}[ \t]+(.*?)[ \t]*$", re.MULTILINE)
+_QUICK_HEADING_RE = re.compile(r"^ {0,3}#{1,6}[ \t]+(.*)$", re.MULTILINE)  # a line pattern
 
 
 def role(lines: tuple[str, ...]) -> str | None:
