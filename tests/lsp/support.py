@@ -77,6 +77,28 @@ class Session:
         self.client.text_document_did_change(types.DidChangeTextDocumentParams(document, [whole]))
 
 
+REPO = Path(__file__).resolve().parents[2]
+
+
+def server_argv() -> tuple[str, ...]:
+    """`python -m project_corpus lsp`, under coverage when this test process is measured: the
+    server is a child process, and its data file lands beside the run's own, which the run
+    combines (`--parallel-mode`); `serve_measured.py` returns where the command `_exit`s."""
+    server = ("-m", "project_corpus", "lsp")
+    try:
+        import coverage
+    except ImportError:  # pragma: no cover - the test extra ships coverage
+        return (sys.executable, *server)
+    measured = coverage.Coverage.current()
+    if measured is None:
+        return (sys.executable, *server)
+    data = Path(measured.config.data_file)
+    data = data if data.is_absolute() else REPO / data
+    rcfile = str(REPO / "pyproject.toml")
+    return (sys.executable, "-m", "coverage", "run", "--parallel-mode", f"--rcfile={rcfile}",
+            f"--data-file={data}", str(Path(__file__).with_name("serve_measured.py")))  # fmt: skip
+
+
 def run_session(root: Path, script: Callable[[Session], Awaitable[T]]) -> T:
     """Start `project-corpus lsp`, initialize with ROOT as the workspace folder, run SCRIPT."""
 
@@ -92,7 +114,7 @@ def run_session(root: Path, script: Callable[[Session], Awaitable[T]]) -> T:
         def register(params: types.RegistrationParams) -> None:
             session.registrations.append(params)
 
-        await client.start_io(sys.executable, "-m", "project_corpus", "lsp", env=child_env())
+        await client.start_io(*server_argv(), env=child_env())
         try:
             folder = types.WorkspaceFolder(uri=root.as_uri(), name=root.name)
             params = types.InitializeParams(
