@@ -52,7 +52,7 @@ def test_dry_run_prints_every_file_and_what_it_leaves_out_and_writes_nothing(
     became = {row["path"]: row["documents"] for row in plan["sources"]}
     assert became["memory-bank/projectbrief.md"] == [f"{STATE}/PROJECT.md"]
     assert f"{STATE}/STATUS.md" in became["memory-bank/activeContext.md"]
-    assert became["docs/adr/0001-use-mqtt.md"] == [".project-corpus/history/adr-0001-use-mqtt.md"]
+    assert became["docs/adr/0001-use-mqtt.md"] == [".project-corpus/state/adr-0001-use-mqtt.md"]
     left = {row["path"]: row["reason"] for row in plan["left_out"]}
     assert left == {
         "README.md": "not-memory",
@@ -115,8 +115,8 @@ def test_prose_is_verbatim_fences_tables_front_matter_and_nested_lists_intact(re
 
 def test_dates_come_from_date_lines_front_matter_else_the_first_commit(repo: Path) -> None:
     run_import(repo)
-    assert "Date: 2024-11-05" in read(repo, ".project-corpus/history/adr-0001-use-mqtt.md")
-    undated = read(repo, ".project-corpus/history/adr-0002-keep-one-broker.md")
+    assert "Date: 2024-11-05" in read(repo, ".project-corpus/state/adr-0001-use-mqtt.md")
+    undated = read(repo, ".project-corpus/state/adr-0002-keep-one-broker.md")
     assert undated.startswith("# 2. Keep one broker\nDate: 2024-12-24\n")
 
 
@@ -145,9 +145,9 @@ def test_a_hand_edit_survives_a_reimport_and_is_reported(repo: Path) -> None:
     result = run_import(repo)
     actions = {d["path"]: d["action"] for d in result["documents"]}  # type: ignore[union-attr]
     assert actions[f"{STATE}/tech-context.md"] == "kept-edited"
-    assert actions[".project-corpus/history/adr-0002-keep-one-broker.md"] == "update"
+    assert actions[".project-corpus/state/adr-0002-keep-one-broker.md"] == "update"
     assert read(repo, f"{STATE}/tech-context.md") == edited
-    assert "Two brokers now." in read(repo, ".project-corpus/history/adr-0002-keep-one-broker.md")
+    assert "Two brokers now." in read(repo, ".project-corpus/state/adr-0002-keep-one-broker.md")
     again = run_import(repo)
     kept = {d["path"]: d["action"] for d in again["documents"]}  # type: ignore[union-attr]
     assert kept[f"{STATE}/tech-context.md"] == "kept-edited"
@@ -155,7 +155,7 @@ def test_a_hand_edit_survives_a_reimport_and_is_reported(repo: Path) -> None:
 
 def test_stale_documents_are_deleted_only_with_prune(repo: Path) -> None:
     run_import(repo)
-    adr = repo / ".project-corpus/history/adr-0001-use-mqtt.md"
+    adr = repo / ".project-corpus/state/adr-0001-use-mqtt.md"
     tech = repo / f"{STATE}/tech-context.md"
     write_files(repo, {"docs/adr/0001-use-mqtt.md": None, "memory-bank/techContext.md": None})
     tech.write_text(tech.read_text(encoding="utf-8") + "edited\n", encoding="utf-8")
@@ -327,7 +327,7 @@ def test_git_dates_come_from_the_work_tree_holding_root_whatever_root_and_enviro
     monkeypatch.setenv("GIT_WORK_TREE", str(other))
     monkeypatch.setenv("GIT_GRAFT_FILE", str(tmp_path / "grafts"))
     run_import(root)
-    undated = read(root, ".project-corpus/history/adr-0002-keep-one-broker.md")
+    undated = read(root, ".project-corpus/state/adr-0002-keep-one-broker.md")
     assert undated.startswith("# 2. Keep one broker\nDate: 2024-12-24\n")
 
 

@@ -21,6 +21,7 @@ from project_corpus.corpus.vocabulary import REPORT_SECTIONS
 from project_corpus.corpus.vocabulary import TASK_SECTIONS
 from project_corpus.importer import dates
 from project_corpus.importer import sections as md
+from project_corpus.importer import standing
 from project_corpus.importer.canon import NONE_LINE
 from project_corpus.importer.layouts import ROLE_KIND
 from project_corpus.importer.layouts import kebab
@@ -76,7 +77,7 @@ def _meta(
             (V.REPORT_ID, ident),
         ]
         pairs += [("Result", "UNVERIFIED"), *([("Created-At", date)] if date else [])]
-    elif kind == "history" and date and not extra.get("dated"):
+    elif (kind == "history" or extra.get("date-line")) and date and not extra.get("dated"):
         pairs = [("Date", date)]
     return [f"{key}: {value}" for key, value in pairs]
 
@@ -143,7 +144,7 @@ def whole_file(
 ) -> Doc | None:
     """The file's document of its role's kind, without the TAKEN ranges (None when nothing
     but the title is left)."""
-    kind = ROLE_KIND[role]
+    kind = standing.kind(role, doc, ROLE_KIND[role])
     title_heading = md.title_heading(doc)
     skip = list(taken)
     if title_heading is not None:
@@ -155,6 +156,8 @@ def whole_file(
     if not any(md.has_content(doc, a, b) for a, b in ranges) and (taken or not ranges):
         return None
     extra = {"Task-Status": task_status(doc, 0, len(doc.lines))} if kind == "task" else {}
+    if ROLE_KIND[role] == "history":  # a standing record keeps the date a history one has
+        extra["date-line"] = "1"
     return build(
         ctx, kind, base_name(path, role), path, doc, title, ranges, ctx.file_dates.get(path), extra
     )

@@ -1,0 +1,83 @@
+"""Where `import` puts what the owners keep, by what it means (docs/import.md, "Mapping")."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+
+from project_corpus.importer import ImportOptions
+from project_corpus.importer import run_import
+from tests.conftest import Run
+from tests.importer.repos import make_repo
+
+CLI = Callable[..., Run]
+STATE = ".project-corpus/state"
+HISTORY = ".project-corpus/history"
+
+DECISIONS = {
+    "memory-bank/projectbrief.md": "# Brief\n\nA lamp controller.\n",
+    "docs/adr/0001-use-mqtt.md": "# 1. Use MQTT\n\n## Status\n\nAccepted\n\n## Decision\nMQTT.\n",
+    "docs/adr/0002-use-http.md": (
+        "# 2. Use HTTP\n\n* Status: **Superseded** by [ADR-0001](0001-use-mqtt.md)\n\n"
+        "## Decision\nHTTP polling.\n"
+    ),
+    "docs/adr/0003-use-zigbee.md": "# 3. Zigbee\n\n| Created | Status |\n|---|---|\n"
+    "| 2024-01-02 | Rejected |\n\n## Decision\nNo Zigbee.\n",
+    "docs/adr/0004-use-grpc.md": "---\nstatus: proposed\n---\n# 4. gRPC\n\n## Decision\nMaybe.\n",
+    "docs/adr/0005-one-broker.md": "# 5. One broker\n\n## Decision\nOne broker on the Pi.\n",
+    "docs/adr/0006-old-relay.md": "# 6. Old relay\n\nStatus: Deprecated\n\nThe old relay.\n",
+    "docs/plans/porch.md": "# Porch lamps\n\n- [x] Wire the porch\n- [ ] Test at night\n",
+    "docs/plans/bench.md": "# Bench rig\n\n- [x] Build the rig\n- [x] Test it\n",
+    "memory-bank/decisionLog.md": "# Decision Log\n\n## 2024-03-01 MQTT\nWe chose MQTT.\n",
+}
+
+RUSSIAN_DECISIONS = {
+    "memory-bank/projectbrief.md": "# Бриф\n\nКонтроллер ламп.\n",
+    "docs/adr/0001-mqtt.md": "# 1. MQTT\n\n**Статус:** Принято\n\n## Решение\nMQTT.\n",
+    "docs/adr/0002-http.md": "# 2. HTTP\n\n## Статус\n\nЗаменено решением 0001\n\n## Решение\nHTTP.\n",
+    "docs/adr/0003-zigbee.md": "# 3. Zigbee\n\nСтатус: Отклонено\n\n## Решение\nНет.\n",
+    "docs/adr/0004-grpc.md": "# 4. gRPC\n\nСтатус: Предложено\n\n## Решение\nМожет быть.\n",
+    "docs/plans/porch.md": "# Крыльцо\n\nСтатус: Завершено\n\nФонари на крыльце.\n",
+}
+
+
+def placed(tmp_path: Path, files: dict[str, str | bytes | None]) -> dict[str, list[str]]:
+    root = make_repo(tmp_path / "lamps", files)
+    result = run_import(root, ImportOptions(dry_run=True))
+    return {str(r["path"]): list(r["documents"]) for r in result["sources"]}  # type: ignore[union-attr]
+
+
+def test_standing_decisions_and_open_plans_are_state_and_finished_ones_history(
+    tmp_path: Path,
+) -> None:
+    became = placed(tmp_path, DECISIONS)
+    assert became["docs/adr/0001-use-mqtt.md"] == [f"{STATE}/adr-0001-use-mqtt.md"]
+    assert became["docs/adr/0002-use-http.md"] == [f"{HISTORY}/adr-0002-use-http.md"]
+    assert became["docs/adr/0003-use-zigbee.md"] == [f"{HISTORY}/adr-0003-use-zigbee.md"]
+    assert became["docs/adr/0004-use-grpc.md"] == [f"{STATE}/adr-0004-use-grpc.md"]
+    assert became["docs/adr/0005-one-broker.md"] == [f"{STATE}/adr-0005-one-broker.md"]
+    assert became["docs/adr/0006-old-relay.md"] == [f"{HISTORY}/adr-0006-old-relay.md"]
+    assert became["docs/plans/porch.md"] == [f"{STATE}/porch.md"]
+    assert became["docs/plans/bench.md"] == [f"{HISTORY}/bench.md"]
+    assert became["memory-bank/decisionLog.md"] == [f"{STATE}/decision-log.md"]
+
+
+def test_russian_status_lines_decide_the_same_way(tmp_path: Path) -> None:
+    became = placed(tmp_path, RUSSIAN_DECISIONS)
+    assert became["docs/adr/0001-mqtt.md"] == [f"{STATE}/adr-0001-mqtt.md"]
+    assert became["docs/adr/0002-http.md"] == [f"{HISTORY}/adr-0002-http.md"]
+    assert became["docs/adr/0003-zigbee.md"] == [f"{HISTORY}/adr-0003-zigbee.md"]
+    assert became["docs/adr/0004-grpc.md"] == [f"{STATE}/adr-0004-grpc.md"]
+    assert became["docs/plans/porch.md"] == [f"{HISTORY}/porch.md"]
+
+
+def test_a_standing_decision_keeps_its_date_and_the_corpus_passes(tmp_path: Path, cli: CLI) -> None:
+    root = make_repo(tmp_path / "lamps", DECISIONS)
+    assert cli("import", root).code == 0
+    text = (root / STATE / "adr-0005-one-broker.md").read_text(encoding="utf-8")
+    assert text.startswith(
+        "# 5. One broker\nDate: 2024-12-24\nSource: docs/adr/0005-one-broker.md\n"
+    )
+    report = json.loads(cli("context", "doctor", root, "--format", "json").out)
+    assert report["summary"]["FAIL"] == 0
