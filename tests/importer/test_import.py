@@ -53,9 +53,9 @@ def test_dry_run_prints_every_file_and_what_it_leaves_out_and_writes_nothing(
     assert became["memory-bank/projectbrief.md"] == [f"{STATE}/PROJECT.md"]
     assert f"{STATE}/STATUS.md" in became["memory-bank/activeContext.md"]
     assert became["docs/adr/0001-use-mqtt.md"] == [".project-corpus/state/adr-0001-use-mqtt.md"]
+    assert became["README.md"] == [f"{STATE}/readme.md"]
     left = {row["path"]: row["reason"] for row in plan["left_out"]}
     assert left == {
-        "README.md": "not-memory",
         "docs/adr/template.md": "not-memory",
         "docs/setup.md": "not-memory",
     }

@@ -81,3 +81,66 @@ def test_a_standing_decision_keeps_its_date_and_the_corpus_passes(tmp_path: Path
     )
     report = json.loads(cli("context", "doctor", root, "--format", "json").out)
     assert report["summary"]["FAIL"] == 0
+
+
+README = """# Lamp controller
+
+Switches the garden lamps from a phone.
+
+## Overview
+A relay board on a Raspberry Pi.
+
+## Install
+Run `make install` on the Pi.
+
+## Usage
+Press the porch button twice to dim.
+"""
+
+RUSSIAN_README = """# Контроллер ламп
+
+Включает садовые фонари с телефона.
+
+## О проекте
+Релейная плата на Raspberry Pi.
+
+## Установка
+Запустите `make install` на Pi.
+"""
+
+
+def lines_of(root: Path, rel: str) -> list[str]:
+    return (root / rel).read_text(encoding="utf-8").splitlines()
+
+
+def test_a_readme_that_project_quotes_keeps_the_rest_as_a_state_reference(
+    tmp_path: Path, cli: CLI
+) -> None:
+    root = make_repo(tmp_path / "lamps", {"README.md": README, "TODO.md": "- [ ] Dim\n"})
+    assert cli("import", root).code == 0
+    project = lines_of(root, f"{STATE}/PROJECT.md")
+    rest = lines_of(root, f"{STATE}/readme.md")
+    assert "Switches the garden lamps from a phone." in project
+    assert "A relay board on a Raspberry Pi." in project
+    assert rest[:2] == ["# Lamp controller", "Source: README.md"]
+    assert "Run `make install` on the Pi." in rest
+    assert "Press the porch button twice to dim." in rest
+    owner = [line for line in README.splitlines() if line and not line.startswith("#")]
+    prose = [line for line in project + rest if line in owner]
+    assert sorted(prose) == sorted(owner)  # every README line once, none in both documents
+    report = json.loads(cli("context", "doctor", root, "--format", "json").out)
+    assert report["summary"]["FAIL"] == 0
+
+
+def test_a_readme_beside_a_brief_is_kept_whole_in_either_language(tmp_path: Path) -> None:
+    files: dict[str, str | bytes | None] = {
+        "README.md": RUSSIAN_README,
+        "memory-bank/projectbrief.md": "# Бриф\n\nКонтроллер ламп.\n",
+    }
+    root = make_repo(tmp_path / "lamps", files)
+    run_import(root)
+    rest = lines_of(root, f"{STATE}/readme.md")
+    assert "Включает садовые фонари с телефона." in rest
+    assert "Релейная плата на Raspberry Pi." in rest
+    assert "Запустите `make install` на Pi." in rest
+    assert "Включает садовые фонари с телефона." not in lines_of(root, f"{STATE}/PROJECT.md")

@@ -70,6 +70,7 @@ def project_sections(
     start, end = md.trimmed(doc.lines, start, end)
     if start < end:
         picked[V.OBJECTIVE].append(lead_block(path, doc, start, end))
+        taken.add((start, end))
     for section in md.sections(doc):
         name = next(
             (n for n in PROJECT_SECTIONS if md.matches(section.heading.title, WORDS[n])), None

@@ -142,15 +142,16 @@ def _files(
     brief: str | None,
     skip_status: bool,
 ) -> list[Doc]:
-    """The documents of every file but the brief. With SKIP_STATUS only the entries of logs
+    """The documents of every file but the brief (a README that PROJECT quoted keeps the rest
+    of its lines as a state reference). With SKIP_STATUS only the entries of logs
     (which STATUS may quote) are planned, with throw-away names."""
     out: list[Doc] = []
     scratch = ctx._replace(names=Names()) if skip_status else ctx
     for path in sorted(roles):
         role = roles[path]
-        if path == brief or (skip_status and role not in ("log-file", "log-entry")):
-            continue
-        if role == "readme":
+        if (path == brief and role != "readme") or (
+            skip_status and role not in ("log-file", "log-entry")
+        ):
             continue
         out += _file_docs(scratch, path, role, docs[path], taken.get(path, set()))
     return out

@@ -101,9 +101,7 @@ def _left(left: list[Left], sources: list[Source], made: dict[str, list[str]]) -
     """LEFT plus every source that became no document, once per (path, reason)."""
     named = {x.path for x in left}
     unused = [
-        Left(s.path, "not-memory", "a README: PROJECT comes from the project brief")
-        if s.role == "readme"
-        else Left(s.path, "empty", "nothing to import after its title")
+        Left(s.path, "empty", "nothing to import after its title")
         for s in sources
         if not made[s.path] and s.path not in named
     ]
