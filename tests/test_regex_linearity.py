@@ -45,6 +45,7 @@ from project_corpus.importer import names as import_names
 from project_corpus.importer import render as import_render
 from project_corpus.importer import sections as import_sections
 from project_corpus.importer import shapes as import_shapes
+from project_corpus.importer import standing as import_standing
 from project_corpus.lsp import diagnostics as lsp_diagnostics
 from project_corpus.lsp import fixes as lsp_fixes
 from project_corpus.mcp_server import grant_file
@@ -423,8 +424,27 @@ PATTERNS: dict[str, list[tuple[Run, tuple[Make, ...]]]] = {
     "mcp_server.grant_file._IDENTITY_RE": [
         (run_of(grant_file._IDENTITY_RE), attacks(repeat("0:")))
     ],
-    "importer.artifacts.CHECK_RE": [
-        (run_of(import_artifacts.CHECK_RE), attacks(repeat(" ", "x", "- "), repeat("1", "x")))
+    "importer.standing.CHECK_RE": [
+        (run_of(import_standing.CHECK_RE), attacks(repeat(" ", "x", "- "), repeat("1", "x")))
+    ],
+    "importer.standing.LABEL_RE": [
+        (run_of(import_standing.LABEL_RE), attacks(repeat(" >*_#-", "x"), repeat("status", "")))
+    ],
+    "importer.standing.WORD_RE": [(run_of(import_standing.WORD_RE), attacks(repeat("я1")))],
+    "importer.dates.SLASH_RE": [
+        (run_of(import_dates.SLASH_RE), attacks(repeat("1/"), repeat("12/12/", "1")))
+    ],
+    "importer.dates.MONTH_DAY_RE": [
+        (
+            run_of(import_dates.MONTH_DAY_RE),
+            attacks(repeat(" ", "x", "June 1,"), repeat("June 1 "), repeat("мая. ")),
+        )
+    ],
+    "importer.dates.DAY_MONTH_RE": [
+        (
+            run_of(import_dates.DAY_MONTH_RE),
+            attacks(repeat(" ", "x", "1st"), repeat("1 мая "), repeat("1 "), repeat("1st ")),
+        )
     ],
     "importer.artifacts.ITEM_RE": [
         (run_of(import_artifacts.ITEM_RE), attacks(repeat(" ", "x", "- "), repeat("1")))

@@ -144,3 +144,81 @@ def test_a_readme_beside_a_brief_is_kept_whole_in_either_language(tmp_path: Path
     assert "Релейная плата на Raspberry Pi." in rest
     assert "Запустите `make install` на Pi." in rest
     assert "Включает садовые фонари с телефона." not in lines_of(root, f"{STATE}/PROJECT.md")
+
+
+US_DEVLOG = """# Devlog
+
+## 6/22/2025 Metrics and Display
+Counted frames.
+
+## 6/8/2025 Refactor
+One instance plays alone.
+
+## 5/29/2025 A simulated player
+A bot returns the ball.
+"""
+
+RUSSIAN_DEVLOG = """# Журнал
+
+## 22.06.2025 Метрики
+Считаем кадры.
+
+## 3 июня 2025 Рефакторинг
+Один экземпляр играет сам.
+
+## June 1, 2025 Bot
+A bot returns the ball.
+"""
+
+AMBIGUOUS_DEVLOG = """# Devlog
+
+## 6/8/2025 Refactor
+One instance plays alone.
+
+## 5/4/2025 A simulated player
+A bot returns the ball.
+"""
+
+
+def reports(root: Path) -> dict[str, str]:
+    folder = root / ".project-corpus" / "reports"
+    return {p.name: p.read_text(encoding="utf-8") for p in sorted(folder.glob("*.md"))}
+
+
+def test_us_dates_in_entry_headings_split_a_devlog_with_the_order_its_dates_decide(
+    tmp_path: Path,
+) -> None:
+    root = make_repo(tmp_path / "tennis", {"docs/devlog.md": US_DEVLOG})
+    run_import(root)
+    made = reports(root)
+    assert sorted(made) == [
+        "devlog-5-29-2025-a-simulated-player.md",
+        "devlog-6-22-2025-metrics-and-display.md",
+        "devlog-6-8-2025-refactor.md",
+    ]
+    assert "Created-At: 2025-06-08\n" in made["devlog-6-8-2025-refactor.md"]  # 22 decided: M/D
+
+
+def test_russian_and_month_name_dates_split_a_devlog(tmp_path: Path) -> None:
+    root = make_repo(tmp_path / "tennis", {"docs/devlog.md": RUSSIAN_DEVLOG})
+    run_import(root)
+    created = sorted(
+        line
+        for text in reports(root).values()
+        for line in text.splitlines()
+        if "Created-At" in line
+    )
+    assert created == [
+        "Created-At: 2025-06-01",
+        "Created-At: 2025-06-03",
+        "Created-At: 2025-06-22",
+    ]
+
+
+def test_a_devlog_whose_slash_dates_never_decide_stays_one_document(tmp_path: Path) -> None:
+    root = make_repo(
+        tmp_path / "tennis", {"docs/devlog.md": AMBIGUOUS_DEVLOG, "TODO.md": "- [ ] x\n"}
+    )
+    run_import(root)
+    assert reports(root) == {}
+    assert (root / HISTORY / "devlog.md").is_file()

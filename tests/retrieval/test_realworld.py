@@ -43,7 +43,7 @@ FLOORS = {
     "flamingods-memory-bank": (3, 5, 3, 4),
     "in-toto-roadmap": (6, 10, 9, 9),
     "jellyfin-mcp-spec-workflow": (7, 9, 10, 8),
-    "net-tennis-devlog": (9, 13, 14, 6),
+    "net-tennis-devlog": (9, 12, 14, 8),
     "nftbk-memory-bank": (8, 10, 11, 1),
     "pet-todo-memory-bank-ru": (4, 7, 7, 7),
     "prompt-practice-kiro": (7, 9, 8, 7),

@@ -31,10 +31,10 @@ from project_corpus.importer.records import Block
 from project_corpus.importer.records import Doc
 from project_corpus.importer.records import add
 from project_corpus.importer.records import copy
+from project_corpus.importer.standing import CHECK_RE
 
 FOLDERS = {"reference": STATE_DIR, "task": TASKS_DIR, "report": REPORTS_DIR, "history": HISTORY_DIR}
 VERSION_RE = re.compile(r"(?<![\w.])v?(\d+\.\d+(?:\.\d+)?(?:[-+][0-9A-Za-z.-]+)?)")
-CHECK_RE = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+\[([ xX])\]")
 ITEM_RE = re.compile(r"^(?:[-*+]|\d+[.)])\s+(?:\[[ xX]\]\s+)?(.*)$")
 TIMESTAMP_KEYS = re.compile(r"^(?:Created-At|Date|Created|Updated-At|Last-Verified-At):")
 
@@ -185,13 +185,15 @@ def entry_report(ctx: Context, path: str, doc: md.Structure, section: md.Section
     heading = section.heading
     title = copy(path, section.start, section.start + 1, 1 - heading.level)
     start, end = md.trimmed(doc.lines, section.start + 1, section.end)
-    date = dates.find_date(heading.title) or ctx.file_dates.get(path)
+    order = dates.slash_order([h.title for h in doc.headings])
+    date = dates.find_date(heading.title, order) or ctx.file_dates.get(path)
     ranges = [(start, end)] if start < end else []
     return build(ctx, "report", base, path, doc, title, ranges, date)
 
 
 def log_entries(doc: md.Structure) -> list[md.Section]:
-    return [s for s in md.sections(doc) if dates.find_date(s.heading.title)]
+    order = dates.slash_order([h.title for h in doc.headings])
+    return [s for s in md.sections(doc) if dates.find_date(s.heading.title, order)]
 
 
 def releases(doc: md.Structure) -> list[md.Section]:

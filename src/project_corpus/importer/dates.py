@@ -21,7 +21,19 @@ from project_corpus.core.gitenv import git_argv
 from project_corpus.core.gitenv import work_tree_top
 
 DATE_RE = re.compile(r"(?<!\d)(\d{4})[-/._](\d{2})[-/._](\d{2})(?!\d)")
-RU_DATE_RE = re.compile(r"(?<!\d)(\d{2})\.(\d{2})\.(\d{4})(?!\d)")
+RU_DATE_RE = re.compile(r"(?<![\d.])(\d{1,2})\.(\d{1,2})\.(\d{4})(?![\d.]*\d)")
+SLASH_RE = re.compile(r"(?<![\d/])(\d{1,2})/(\d{1,2})/(\d{4})(?![\d/])")
+EN_MONTHS = "january february march april may june july august september october november december"
+RU_MONTHS = "января февраля марта апреля мая июня июля августа сентября октября ноября декабря"
+MONTHS = {
+    **{name: n for n, name in enumerate(EN_MONTHS.split(), 1)},
+    **{name[:3]: n for n, name in enumerate(EN_MONTHS.split(), 1)},
+    "sept": 9,
+    **{name: n for n, name in enumerate(RU_MONTHS.split(), 1)},
+}
+_MONTH = r"([^\W\d_]{3,9})\.?"
+MONTH_DAY_RE = re.compile(rf"(?<!\w){_MONTH}\s+(\d{{1,2}})(?:st|nd|rd|th)?,?\s+(\d{{4}})(?!\d)")
+DAY_MONTH_RE = re.compile(rf"(?<![\w.])(\d{{1,2}})(?:st|nd|rd|th)?\s+{_MONTH},?\s+(\d{{4}})(?!\d)")
 DATE_LINE_RE = re.compile(
     r"^[\s*_>-]*(?:date|created|created-at|created_at|updated|last updated|дата)[\s*_]*:",
     re.IGNORECASE,
@@ -38,8 +50,11 @@ GIT_CONFIG = (
 )
 
 
-def find_date(text: str) -> str | None:
-    """The first real calendar date in TEXT (`2024-05-01`, `2024/05/01`, `01.05.2024`)."""
+def find_date(text: str, order: str | None = None) -> str | None:
+    """The first real calendar date in TEXT: `2024-05-01`, `2024/05/01`, day first with dots
+    (`1.05.2024`, `01.05.2024`), a month name (`May 1, 2024`, `1 May 2024`, `1 мая 2024`),
+    or with slashes (`5/1/2024`) month first or day first: as ORDER (`mdy`/`dmy`, what the
+    whole file says, `slash_order`) says, else only when a number above 12 decides it."""
     for match in DATE_RE.finditer(text):
         found = _valid(match.group(1), match.group(2), match.group(3))
         if found:
@@ -48,7 +63,53 @@ def find_date(text: str) -> str | None:
         found = _valid(match.group(3), match.group(2), match.group(1))
         if found:
             return found
+    return _named(text) or _slashed(text, order)
+
+
+def _named(text: str) -> str | None:
+    for match in MONTH_DAY_RE.finditer(text):
+        month = MONTHS.get(match.group(1).casefold())
+        found = _valid(match.group(3), str(month), match.group(2)) if month else None
+        if found:
+            return found
+    for match in DAY_MONTH_RE.finditer(text):
+        month = MONTHS.get(match.group(2).casefold().replace("ё", "е"))
+        found = _valid(match.group(3), str(month), match.group(1)) if month else None
+        if found:
+            return found
     return None
+
+
+def _slashed(text: str, order: str | None) -> str | None:
+    for match in SLASH_RE.finditer(text):
+        first, second, year = match.groups()
+        wanted = order or _decided(int(first), int(second))
+        if wanted is None:
+            continue
+        month, day = (first, second) if wanted == "mdy" else (second, first)
+        found = _valid(year, month, day)
+        if found:
+            return found
+    return None
+
+
+def _decided(first: int, second: int) -> str | None:
+    """`mdy` or `dmy` when one of the two numbers can only be a day, else None."""
+    if first > 12 >= second:
+        return "dmy"
+    if second > 12 >= first:
+        return "mdy"
+    return None
+
+
+def slash_order(titles: list[str]) -> str | None:
+    """The order of a file's slash dates: the one its dates that decide (a number above 12)
+    all agree on; None when none decides or they disagree (its ambiguous dates stay unread)."""
+    seen = {
+        _decided(int(m.group(1)), int(m.group(2))) for t in titles for m in SLASH_RE.finditer(t)
+    }
+    seen.discard(None)
+    return seen.pop() if len(seen) == 1 else None
 
 
 def _valid(year: str, month: str, day: str) -> str | None:

@@ -16,7 +16,7 @@ import re
 from project_corpus.importer import sections as md
 
 LABEL_RE = re.compile(r"^[\s>*_#-]*(?:status|статус)[\s*_]*:[\s*_]*(\S.*)$", re.IGNORECASE)
-CELL_SPLIT_RE = re.compile(r"\s*\|\s*")
+WORD_RE = re.compile(r"[^\W\d_]+")
 STATUS_TITLES = ("status", "статус", "статус решения", "decision status")
 OVER_STEMS = (
     "supersed",
@@ -37,7 +37,7 @@ OVER_STEMS = (
     "упразднен",
 )
 DONE_STEMS = ("done", "complete", "finished", "завершен", "выполнен", "готово")
-CHECK_RE = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+\[([ xX])\]")
+CHECK_RE = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+\[([ xX])\]")  # a checkbox item
 
 
 def status_value(doc: md.Structure) -> str | None:
@@ -64,20 +64,24 @@ def _cell(lines: tuple[str, ...], index: int) -> str | None:
     """The cell under a `Status` column when LINES[index] is that table's header row."""
     if index + 2 >= len(lines) or not lines[index].lstrip().startswith("|"):
         return None
-    header = [c.strip("*_ ").casefold() for c in CELL_SPLIT_RE.split(lines[index].strip("| "))]
+    header = [c.strip("*_ \t").casefold() for c in _cells(lines[index])]
     if "status" not in header and "статус" not in header:
         return None
     if not set(lines[index + 1].strip()) <= set("|:- "):
         return None
-    cells = CELL_SPLIT_RE.split(lines[index + 2].strip().strip("|").strip())
+    cells = [c.strip() for c in _cells(lines[index + 2])]
     column = header.index("status") if "status" in header else header.index("статус")
     return cells[column] if column < len(cells) and cells[column] else None
+
+
+def _cells(row: str) -> list[str]:
+    return row.strip().removeprefix("|").removesuffix("|").split("|")
 
 
 def _says(value: str | None, stems: tuple[str, ...]) -> bool:
     if value is None:
         return False
-    words = re.findall(r"[^\W\d_]+", value.casefold().replace("ё", "е"))
+    words = WORD_RE.findall(value.casefold().replace("ё", "е"))
     return any(word.startswith(stems) for word in words[:3])
 
 
