@@ -34,7 +34,7 @@ from project_corpus.retrieval.summary import lead_tokens
 REPO = Path(__file__).resolve().parents[2]
 SCRIPTS = REPO / "benchmarks" / "realworld"
 # corpus: (top-1 line, top-3 line, top-1 source, answer in 300-token bundle) on the imported
-# corpora, docs/retrieval.md "The dataset through import (#33 item 7)"
+# corpora, docs/retrieval.md "Import mapping by meaning"
 FLOORS = {
     "adze-backlog-postmortems": (6, 10, 11, 5),
     "backstage-adr": (6, 8, 13, 11),
