@@ -430,6 +430,9 @@ PATTERNS: dict[str, list[tuple[Run, tuple[Make, ...]]]] = {
     "importer.standing.LABEL_RE": [
         (run_of(import_standing.LABEL_RE), attacks(repeat(" >*_#-", "x"), repeat("status", "")))
     ],
+    "importer.standing.LINK_RE": [
+        (run_of(import_standing.LINK_RE), attacks(repeat("](", "x"), repeat("](a", " ")))
+    ],
     "importer.standing.WORD_RE": [(run_of(import_standing.WORD_RE), attacks(repeat("я1")))],
     "importer.dates.SLASH_RE": [
         (run_of(import_dates.SLASH_RE), attacks(repeat("1/"), repeat("12/12/", "1")))

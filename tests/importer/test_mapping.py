@@ -42,6 +42,14 @@ RUSSIAN_DECISIONS = {
 }
 
 
+SUPERSEDED_CHAIN = {
+    "memory-bank/projectbrief.md": "# Brief\n\nA lamp controller.\n",
+    "docs/adr/0001-poll.md": "# 1. Poll\n\nStatus: Superseded by [ADR-2](0002-push.md)\n\nPoll.\n",
+    "docs/adr/0002-push.md": "# 2. Push\n\nStatus: Superseded by [ADR-3](./0003-mqtt.md#top)\n",
+    "docs/adr/0003-mqtt.md": "# 3. MQTT\n\nStatus: Accepted\n\nMQTT.\n",
+}
+
+
 def placed(tmp_path: Path, files: dict[str, str | bytes | None]) -> dict[str, list[str]]:
     root = make_repo(tmp_path / "lamps", files)
     result = run_import(root, ImportOptions(dry_run=True))
@@ -222,3 +230,21 @@ def test_a_devlog_whose_slash_dates_never_decide_stays_one_document(tmp_path: Pa
     run_import(root)
     assert reports(root) == {}
     assert (root / HISTORY / "devlog.md").is_file()
+
+
+def test_a_superseded_record_is_named_by_its_successor_when_both_are_history(
+    tmp_path: Path, cli: CLI
+) -> None:
+    root = make_repo(tmp_path / "lamps", SUPERSEDED_CHAIN)
+    assert cli("import", root).code == 0
+    push = (root / HISTORY / "adr-0002-push.md").read_text(encoding="utf-8")
+    assert "\nSupersedes: .project-corpus/history/adr-0001-poll.md\nSource: " in push
+    poll = (root / HISTORY / "adr-0001-poll.md").read_text(encoding="utf-8")
+    mqtt = (root / STATE / "adr-0003-mqtt.md").read_text(encoding="utf-8")
+    assert "Supersedes:" not in poll + mqtt  # a state document never carries one
+    report = json.loads(cli("context", "doctor", root, "--format", "json").out)
+    assert report["summary"]["FAIL"] == 0
+    found = json.loads(cli("context", "query", root, "poll", "--fresh", "--format", "json").out)
+    poll_items = [r for r in found["results"] if r["source_path"].endswith("adr-0001-poll.md")]
+    assert poll_items
+    assert all(r["temporal_status"] == "superseded" for r in poll_items)

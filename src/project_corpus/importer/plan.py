@@ -6,6 +6,8 @@ first), each a list of blocks that `render.py` turns into text.
 
 from __future__ import annotations
 
+import posixpath
+
 from project_corpus.core.versions import PROTOCOL_VERSION
 from project_corpus.corpus import vocabulary as V
 from project_corpus.corpus.layout import PROJECT_PATH
@@ -16,6 +18,7 @@ from project_corpus.corpus.vocabulary import STATUS_SECTIONS
 from project_corpus.importer import artifacts
 from project_corpus.importer import canon
 from project_corpus.importer import sections as md
+from project_corpus.importer import standing
 from project_corpus.importer.artifacts import Context
 from project_corpus.importer.layouts import STATUS_PRIORITY
 from project_corpus.importer.names import Names
@@ -42,7 +45,31 @@ def plan_documents(
     project = _project(ctx, name, brief, docs, taken)
     status = _status(ctx, name, roles, docs, taken, brief)
     others = _files(ctx, roles, docs, taken, brief, skip_status=False)
-    return [project, status, *others]
+    return [project, status, *_supersessions(others, roles, docs)]
+
+
+def _supersessions(
+    planned: list[Doc], roles: dict[str, str], docs: dict[str, md.Structure]
+) -> list[Doc]:
+    """`Supersedes:` in the successor a superseded decision record links to, when both are
+    History (the Protocol reads the line in no `state/` document): one line, the first."""
+    history = [d for d in planned if d.kind == "history"]
+    records = {d.sources[0]: d for d in history if roles[d.sources[0]] == "decision"}
+    heirs: dict[str, str] = {}
+    for path, doc in sorted(records.items()):
+        target = standing.successor(docs[path])
+        if target is None:
+            continue
+        heir = records.get(posixpath.normpath(posixpath.join(posixpath.dirname(path), target)))
+        if heir is not None and heir is not doc:
+            heirs.setdefault(heir.target, doc.target)
+    return [_supersedes(d, heirs[d.target]) if d.target in heirs else d for d in planned]
+
+
+def _supersedes(doc: Doc, target: str) -> Doc:
+    at = next(i for i, b in enumerate(doc.blocks) if not b.path and b.text.startswith("Source: "))
+    blocks = (*doc.blocks[:at], add(f"Supersedes: {target}"), *doc.blocks[at:])
+    return doc._replace(blocks=blocks)
 
 
 def _brief(roles: dict[str, str]) -> str | None:

@@ -16,6 +16,7 @@ import re
 from project_corpus.importer import sections as md
 
 LABEL_RE = re.compile(r"^[\s>*_#-]*(?:status|статус)[\s*_]*:[\s*_]*(\S.*)$", re.IGNORECASE)
+LINK_RE = re.compile(r"\]\(([^()\s]+)\)")  # a Markdown link's target
 WORD_RE = re.compile(r"[^\W\d_]+")
 STATUS_TITLES = ("status", "статус", "статус решения", "decision status")
 OVER_STEMS = (
@@ -36,6 +37,7 @@ OVER_STEMS = (
     "отозван",
     "упразднен",
 )
+REPLACED_STEMS = ("supersed", "replaced", "заменен", "замещен")
 DONE_STEMS = ("done", "complete", "finished", "завершен", "выполнен", "готово")
 CHECK_RE = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+\[([ xX])\]")  # a checkbox item
 
@@ -110,3 +112,13 @@ def kind(role: str, doc: md.Structure, default: str) -> str:
     if role == "plan":
         return "reference" if plan_stands(doc) else "history"
     return default
+
+
+def successor(doc: md.Structure) -> str | None:
+    """The link target a superseded record's status names (`Superseded by [ADR-5](0005.md)`)."""
+    value = status_value(doc)
+    if value is None or not _says(value, REPLACED_STEMS):
+        return None
+    found = LINK_RE.search(value)
+    target = found.group(1).partition("#")[0] if found else ""
+    return target or None
