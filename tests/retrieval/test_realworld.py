@@ -42,7 +42,7 @@ FLOORS = {
     "firebot-memory-bank": (7, 9, 11, 4),
     "flamingods-memory-bank": (3, 5, 3, 4),
     "in-toto-roadmap": (6, 10, 9, 9),
-    "jellyfin-mcp-spec-workflow": (7, 9, 10, 8),
+    "jellyfin-mcp-spec-workflow": (7, 10, 10, 9),
     "net-tennis-devlog": (8, 11, 12, 5),
     "nftbk-memory-bank": (8, 10, 11, 1),
     "pet-todo-memory-bank-ru": (4, 7, 8, 7),
