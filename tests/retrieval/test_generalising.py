@@ -286,3 +286,14 @@ def test_a_long_paragraph_above_a_code_block_stays_an_answer(make_corpus: MakeCo
     root = _corpus(make_corpus, {"notes.md": f"# Notes\n\n{text}\n\n```sh\nrotate\n```\n"})
     texts = [r.item.text for r in search(collect(root), "who rotates the signing key", 5)]
     assert texts[0] == text
+
+
+def test_a_long_label_yields_to_the_list_it_introduces_on_equal_words(
+    make_corpus: MakeCorpus,
+) -> None:
+    label = "The signing key areas are being considered for future development by the team:"
+    root = _corpus(make_corpus, {"notes.md": f"# Notes\n\n{label}\n\n- rotate the signing key\n"})
+    results = search(collect(root), "signing key", 5)
+    assert [r.item.text for r in results[:2]] == ["- rotate the signing key", label]
+    assert "label_line" in results[1].reasons
+    assert "label_line" not in results[0].reasons
