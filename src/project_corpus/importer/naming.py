@@ -1,0 +1,104 @@
+"""Memory known by the words of its own file name, anywhere (docs/import.md, "Layouts",
+"By name"): records named by what they hold (`LANDING_LOG`, `DEPLOYMENT_RECORD`,
+`verification-ledger`, `OWNER_REQUESTS`, `migration-report-2025-01-08`), in English, Russian
+and Russian transliterated into Latin letters (`dorozhnaya-karta-i-beklog`,
+`adr-zhurnal-reshenij`), and a translation's language suffix (`activeContext.zh-CN.md`) read
+as its original's name. Pure: a kebab stem in, a role out.
+"""
+
+from __future__ import annotations
+
+import re
+
+# A language suffix before the extension: `.ru`, `.zh-cn`, `.pt-br`, `.zh-hans` (ISO 639-1
+# codes people use for translated docs).
+_LANGUAGES = (
+    "en ru uk be kk zh ja ko de fr es it pt pl tr nl sv fi da no nb cs sk hu ro bg sr hr el "
+    "ar he fa hi bn vi id ms th"
+).split()
+_LANGUAGE_RE = re.compile(r"\.(?:" + "|".join(_LANGUAGES) + r")(?:-[a-z]{2,4})?$")
+# Trailing parts that say nothing of the kind: a number, a date's parts, an export's hash.
+_TAIL_RE = re.compile(r"^(?:\d+|v\d+|[0-9a-f]{6,}|final|draft|old|new|copy)$")
+_HASHLIKE_RE = re.compile(r"\d")
+
+# A file-name word (first or last of its words) and the role of the file.
+NAME_WORDS = {
+    **dict.fromkeys(
+        "log logs ledger journal diary worklog devlog "
+        "журнал дневник лог реестр zhurnal dnevnik reestr".split(),
+        "log-file",
+    ),
+    **dict.fromkeys(
+        "report reports record records minutes assessment audit retro retrospective "
+        "отчет отчёт отчеты отчёты итоги ретроспектива протокол "
+        "otchet otchety otchyot itogi retrospektiva".split(),
+        "note",
+    ),
+    **dict.fromkeys(
+        "requests queue tasks todo todos backlog "
+        "задачи бэклог беклог очередь запросы zadachi zadacha beklog bjeklog".split(),
+        "todo-file",
+    ),
+    **dict.fromkeys(
+        "adr adrs decisions resheniya reshenij reshenie resheniy решения решение".split(),
+        "decision",
+    ),
+    **dict.fromkeys("roadmap".split(), "roadmap"),
+    **dict.fromkeys("postmortem postmortems incident incidents инцидент".split(), "postmortem"),
+    **dict.fromkeys("status sostoyanie статус состояние".split(), "note"),
+}
+# Two-word names, wherever they stand in the file name.
+NAME_PAIRS = {
+    "dorozhnaya-karta": "roadmap",
+    "дорожная-карта": "roadmap",
+    "current-state": "handoff",
+    "state-snapshot": "handoff",
+    "decision-log": "decision-log",
+    "zhurnal-reshenij": "decision-log",
+    "журнал-решений": "decision-log",
+}
+# Folders of test data, samples and fixtures: a name there is a fixture's, not the owner's.
+FIXTURE_DIRS = frozenset(
+    "fixtures fixture testdata test-data __tests__ __fixtures__ samples examples example "
+    "mocks snapshots __snapshots__".split()
+)
+# Roles the first word alone may give: a record's kind is said first (`adr-…`) or last
+# (`…-log`); other words only count last.
+_LEADING = frozenset(["decision", "roadmap"])
+
+
+def without_language(stem: str) -> str:
+    """A (kebab, lower) stem without a translation's language suffix (`x.zh-cn` -> `x`)."""
+    return _LANGUAGE_RE.sub("", stem)
+
+
+def name_role(folders: list[str], stem: str) -> str | None:
+    """The role the words of a file's own (kebab) name give it, or None."""
+    if FIXTURE_DIRS & set(folders):
+        return None
+    words = _words(stem)
+    if not words:
+        return None
+    joined = "-".join(words)
+    for pair, found in NAME_PAIRS.items():
+        if joined == pair or joined.startswith(pair + "-") or f"-{pair}" in joined:
+            return found
+    last = NAME_WORDS.get(words[-1])
+    if last:
+        return last
+    first = NAME_WORDS.get(words[0])
+    return first if first in _LEADING else None
+
+
+def _words(stem: str) -> list[str]:
+    """The words of a stem, its meaningless tail (numbers, dates, hashes) dropped."""
+    words = [word for word in re.split(r"[-_. ]+", stem) if word]
+    while words and _TAIL_RE.match(words[-1]) and _is_tail(words[-1]):
+        words.pop()
+    return words
+
+
+def _is_tail(word: str) -> bool:
+    """A number, a version or a hash (hex with a digit in it), not a hex-looking word
+    (`facade`)."""
+    return bool(_HASHLIKE_RE.search(word)) or word in ("final", "draft", "old", "new", "copy")
