@@ -80,7 +80,7 @@ def _role(
         return "reference" if folder and _mostly(below.get(folder, []), 2) else None
     if _mostly(records[folder], MIN_RECORDS) and _RECORD_RE.match(name):
         return _record_role(folder, name)
-    return "reference" if _mostly(here[folder], 2) else None
+    return "reference" if _mostly(here[folder], MIN_RECORDS) else None
 
 
 def _record_role(folder: str, name: str) -> str:
