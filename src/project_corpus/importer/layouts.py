@@ -14,13 +14,13 @@ import re
 from project_corpus.corpus import vocabulary as V
 from project_corpus.corpus.layout import CORPUS_DIR
 from project_corpus.importer.conventions import tool_role
+from project_corpus.importer.folders import TOOLING_HIDDEN
 from project_corpus.importer.folders import agent_dir_role
 from project_corpus.importer.folders import bank_role
 from project_corpus.importer.folders import dated_role
 from project_corpus.importer.folders import folder_role
 from project_corpus.importer.folders import is_template
 from project_corpus.importer.folders import memory_hidden
-from project_corpus.importer.folders import TOOLING_HIDDEN
 from project_corpus.importer.folders import plain
 from project_corpus.importer.naming import name_role
 from project_corpus.importer.naming import without_language

@@ -46,47 +46,49 @@ RECORD_ROLES = frozenset(
 
 def view(claimed: list[tuple[str, str]], unclaimed: list[tuple[str, str]]) -> dict[str, str]:
     """Roles for UNCLAIMED files ((path, kebab stem) pairs) from their neighbours, given the
-    CLAIMED files ((path, role) pairs; both repository-relative, Markdown)."""
-    here: dict[str, list[bool]] = {}  # folder -> claimed? per Markdown file directly in it
+    CLAIMED files ((path, role) pairs; both repository-relative, Markdown). Records first:
+    what they claim counts as memory for the rest."""
+    kept = [(p, s) for p, s in unclaimed if s not in BOILERPLATE and not is_template(s)]
+    roles = _records([p for p, _ in claimed], [p for p, _ in kept])
+    rest = [(p, s) for p, s in kept if p not in roles]
+    here: dict[str, list[bool]] = {}  # folder -> a record? per Markdown file directly in it
     below: dict[str, list[bool]] = {}  # folder -> claimed? per Markdown file at any depth
-    records: dict[str, list[bool]] = {}  # folder -> record-named? per Markdown file in it
-    flagged = [(p, r in RECORD_ROLES, True) for p, r in claimed]
-    for path, record, is_claimed in flagged + [(p, False, False) for p, _ in unclaimed]:
-        folder, _, name = path.rpartition("/")
+    flagged = [(p, r in RECORD_ROLES, True) for p, r in [*claimed, *roles.items()]]
+    for path, record, is_claimed in flagged + [(p, False, False) for p, _ in rest]:
+        folder = path.rpartition("/")[0]
         here.setdefault(folder, []).append(record)
-        records.setdefault(folder, []).append(bool(_RECORD_RE.match(name.lower())))
         for parent in _parents(folder):
             below.setdefault(parent, []).append(is_claimed)
-    roles: dict[str, str] = {}
-    for path, stem in unclaimed:
-        folder, _, name = path.rpartition("/")
-        found = _role(stem, name.lower(), folder, here, below, records)
-        if found:
-            roles[path] = found
+    for path, stem in rest:
+        folder = path.rpartition("/")[0]
+        if stem in INDEX_STEMS:
+            beside = bool(folder) and _mostly(below[folder], 2)
+        else:
+            beside = _mostly(here[folder], MIN_RECORDS)
+        if beside:
+            roles[path] = "reference"
     return roles
 
 
-def _role(
-    stem: str,
-    name: str,
-    folder: str,
-    here: dict[str, list[bool]],
-    below: dict[str, list[bool]],
-    records: dict[str, list[bool]],
-) -> str | None:
-    if stem in BOILERPLATE or is_template(stem):
-        return None
-    if stem in INDEX_STEMS:
-        return "reference" if folder and _mostly(below.get(folder, []), 2) else None
-    if _mostly(records[folder], MIN_RECORDS) and _RECORD_RE.match(name):
-        return _record_role(folder, name)
-    return "reference" if _mostly(here[folder], MIN_RECORDS) else None
+def _records(claimed: list[str], unclaimed: list[str]) -> dict[str, str]:
+    """Roles of the UNCLAIMED files named as records in folders mostly of records."""
+    named: dict[str, list[bool]] = {}  # folder -> record-named? per Markdown file in it
+    for path in claimed + unclaimed:
+        folder, _, name = path.rpartition("/")
+        named.setdefault(folder, []).append(bool(_RECORD_RE.match(name.lower())))
+    return {
+        path: _record_role(path)
+        for path in unclaimed
+        if _RECORD_RE.match(path.rpartition("/")[2].lower())
+        and _mostly(named[path.rpartition("/")[0]], MIN_RECORDS)
+    }
 
 
-def _record_role(folder: str, name: str) -> str:
+def _record_role(path: str) -> str:
+    folder, _, name = path.rpartition("/")
     if folder.rpartition("/")[2].lower() in STATUS_DIRS:
         return "todo-item"
-    return "log-entry" if re.match(r"^\d{4}-?\d{2}-?\d{2}", name) else "note"
+    return "log-entry" if re.match(r"^\d{4}-?\d{2}-?\d{2}", name.lower()) else "note"
 
 
 def _mostly(flags: list[bool], least: int) -> bool:
