@@ -27,8 +27,12 @@ BOILERPLATE = frozenset(
     "issue-template third-party-notices".split()
 )
 INDEX_STEMS = frozenset(["readme", "index", "-index", "toc"])
-# A record's name: a number of three or more digits, an ID (`ADR-12`, `AOA-Q-AGON-0001`), a date.
-_RECORD_RE = re.compile(r"^(?:\d{3,}|[a-z]+(?:-[a-z]+)*-\d{2,}|\d{4}-?\d{2}-?\d{2})(?:[-_. ]|$)")
+# A record's name: a number of three or more digits (`017-…`), an upper-case ID (`ADR-12-…`,
+# `AOA-Q-AGON-0001-…`), a zero-padded one (`story-007`), a date. `page-17` is a page.
+_RECORD_RE = re.compile(
+    r"^(?:\d{3,}|[A-Z][A-Z0-9]*(?:-[A-Z0-9]+)*-\d{2,}|(?:[a-z]+-)+0\d{2,}|\d{4}-?\d{2}-?\d{2})"
+    r"(?:[-_. ]|$)"
+)
 STATUS_DIRS = frozenset(
     "ready done todo doing open closed active in-progress wip pending blocked backlog "
     "completed finished next later icebox".split()
@@ -75,11 +79,11 @@ def _records(claimed: list[str], unclaimed: list[str]) -> dict[str, str]:
     named: dict[str, list[bool]] = {}  # folder -> record-named? per Markdown file in it
     for path in claimed + unclaimed:
         folder, _, name = path.rpartition("/")
-        named.setdefault(folder, []).append(bool(_RECORD_RE.match(name.lower())))
+        named.setdefault(folder, []).append(bool(_RECORD_RE.match(name)))
     return {
         path: _record_role(path)
         for path in unclaimed
-        if _RECORD_RE.match(path.rpartition("/")[2].lower())
+        if _RECORD_RE.match(path.rpartition("/")[2])
         and _mostly(named[path.rpartition("/")[0]], MIN_RECORDS)
     }
 
