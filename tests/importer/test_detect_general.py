@@ -191,11 +191,13 @@ def test_a_product_page_named_like_a_record_is_not_memory(tmp_path: Path) -> Non
             "AGENTS.md": "# Agents\n\nRun the tests first.\n",
             "docs/content/docs/guide/incidents.md": "# Incidents\n\nLog a leak.\n",
             "tests/fixtures/report.md": "# Report\n\nA fixture.\n",
+            "docs/api/dns-records.md": "# DNS records\n\nGET /records.\n",
             ".claude/commands/game-status.md": "Show the status of $ARGUMENTS.\n",
         },
     )
     roles, left = plan(root)
     assert "docs/content/docs/guide/incidents.md" not in roles
     assert "tests/fixtures/report.md" not in roles
+    assert "docs/api/dns-records.md" not in roles
     assert ".claude/commands/game-status.md" not in roles
     assert left["docs/content/docs/guide/incidents.md"] == "not-memory"

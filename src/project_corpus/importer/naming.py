@@ -58,12 +58,14 @@ NAME_PAIRS = {
     "журнал-решений": "decision-log",
 }
 # Folders of test data, samples and fixtures (a name there is a fixture's), of a product's
-# user documentation or web site (a page named `incidents` documents a feature), and of an
-# agent's reusable prompts (`commands/`): a name there says nothing of the owner's memory.
+# user documentation, reference or web site (a page named `incidents` documents a feature,
+# `dns-records` an API), and of an agent's reusable prompts (`commands/`): a name there says
+# nothing of the owner's memory.
 FIXTURE_DIRS = frozenset(
     "fixtures fixture testdata test-data __tests__ __fixtures__ samples examples example "
     "mocks snapshots __snapshots__ guide guides user-guide tutorials tutorial how-to howto "
-    "manual content site website blog posts _posts commands prompts".split()
+    "manual content site website blog posts _posts commands prompts api reference references "
+    "generated".split()
 )
 # Roles the first word alone may give: a record's kind is said first (`adr-…`) or last
 # (`…-log`); other words only count last.
