@@ -51,6 +51,10 @@ def test_records_named_by_what_they_hold_are_memory_anywhere(tmp_path: Path, cli
             "docs/verification-ledger.md": "# Ledger\n\n| check | ok |\n|---|---|\n| a | y |\n",
             "docs/migration-report-2025-01-08.md": "# Migration\n\nAll rows moved.\n",
             "docs/adr-storage-choice.md": "# Storage\n\nWe keep SQLite.\n",
+            "ops/migration-plan.md": "# Migration plan\n\n1. Copy.\n",
+            "ops/NEXT_STEPS.md": "# Next\n\n- Wire the relay.\n",
+            "team/meeting-notes.md": "# Meeting\n\nWe agreed.\n",
+            "KNOWN_ISSUES.md": "# Known issues\n\n- The relay clicks.\n",
             "src/relay/driver.md": "# Driver\n\nHow the driver talks to the pins.\n",
         },
     )
@@ -61,6 +65,10 @@ def test_records_named_by_what_they_hold_are_memory_anywhere(tmp_path: Path, cli
     assert roles["docs/verification-ledger.md"] == "log-file"
     assert roles["docs/migration-report-2025-01-08.md"] == "note"  # the date is no kind
     assert roles["docs/adr-storage-choice.md"] == "decision"  # the kind said first
+    assert roles["ops/migration-plan.md"] == "plan"
+    assert roles["ops/NEXT_STEPS.md"] == "handoff"
+    assert roles["team/meeting-notes.md"] == "log-file"  # as NOTES.md: dated sections split
+    assert roles["KNOWN_ISSUES.md"] == "todo-file"
     assert left["src/relay/driver.md"] == "not-memory"  # its name says no record
     imports_cleanly(cli, root)
 
@@ -76,6 +84,9 @@ def test_russian_record_names_in_cyrillic_and_in_latin_letters(tmp_path: Path, c
             "docs/adr-tegi-i-fasety.md": "# Теги\n\nТеги плоские.\n",
             "docs/журнал-решений.md": "# Журнал\n\n- Реле.\n",
             "notes/отчёт.md": "# Отчёт\n\nСделано.\n",
+            "work/plan-zapuska.md": "# План\n\n1. Запуск.\n",
+            "work/sleduyushchie-shagi.md": "# Дальше\n\n- Реле.\n",
+            "work/рабочие-заметки.md": "# Заметки\n\nРеле щёлкает.\n",
             "product/geroi-i-personazhi.md": "# Персонажи\n\nДинозаврик.\n",
         },
     )
@@ -87,6 +98,9 @@ def test_russian_record_names_in_cyrillic_and_in_latin_letters(tmp_path: Path, c
     assert roles["docs/adr-tegi-i-fasety.md"] == "decision"
     assert roles["docs/журнал-решений.md"] == "decision-log"
     assert roles["notes/отчёт.md"] == "note"
+    assert roles["work/plan-zapuska.md"] == "plan"  # the kind said first
+    assert roles["work/sleduyushchie-shagi.md"] == "handoff"
+    assert roles["work/рабочие-заметки.md"] == "log-file"
     assert left["product/geroi-i-personazhi.md"] == "not-memory"  # product content
     imports_cleanly(cli, root)
 

@@ -35,15 +35,19 @@ NAME_WORDS = {
         "note",
     ),
     **dict.fromkeys(
-        "requests queue tasks todo todos backlog "
+        "requests queue tasks todo todos backlog issues "
         "задачи бэклог беклог очередь запросы zadachi zadacha beklog bjeklog".split(),
         "todo-file",
     ),
     **dict.fromkeys(
-        "adr adrs decisions resheniya reshenij reshenie resheniy решения решение".split(),
+        "adr adrs decision decisions resheniya reshenij reshenie resheniy решения решение".split(),
         "decision",
     ),
     **dict.fromkeys("roadmap".split(), "roadmap"),
+    **dict.fromkeys("plan plans plany план планы".split(), "plan"),
+    **dict.fromkeys("notes scratchpad zametki заметки".split(), "log-file"),
+    **dict.fromkeys("lessons learnings".split(), "note"),
+    **dict.fromkeys("story".split(), "todo-item"),
     **dict.fromkeys("postmortem postmortems incident incidents инцидент".split(), "postmortem"),
     **dict.fromkeys("status sostoyanie статус состояние".split(), "note"),
 }
@@ -52,6 +56,10 @@ NAME_PAIRS = {
     "dorozhnaya-karta": "roadmap",
     "дорожная-карта": "roadmap",
     "current-state": "handoff",
+    "next-steps": "handoff",
+    "sleduyushchie-shagi": "handoff",
+    "sleduyushie-shagi": "handoff",
+    "следующие-шаги": "handoff",
     "state-snapshot": "handoff",
     "decision-log": "decision-log",
     "zhurnal-reshenij": "decision-log",
@@ -59,17 +67,23 @@ NAME_PAIRS = {
 }
 # Folders of test data, samples and fixtures (a name there is a fixture's), of a product's
 # user documentation, reference or web site (a page named `incidents` documents a feature,
-# `dns-records` an API), and of an agent's reusable prompts (`commands/`): a name there says
-# nothing of the owner's memory.
+# `dns-records` an API), of source code (`src/`, `lib/`: a module's notes) and of an agent's
+# reusable prompts (`commands/`): a name there says nothing of the owner's memory.
 FIXTURE_DIRS = frozenset(
     "fixtures fixture testdata test-data __tests__ __fixtures__ samples examples example "
     "mocks snapshots __snapshots__ guide guides user-guide tutorials tutorial how-to howto "
     "manual content site website blog posts _posts commands prompts api reference references "
-    "generated".split()
+    "generated src lib pkg cmd".split()
 )
-# Roles the first word alone may give: a record's kind is said first (`adr-…`) or last
-# (`…-log`); other words only count last.
-_LEADING = frozenset(["decision", "roadmap"])
+# Words that count first too: a decision, a roadmap or a plan is often named kind first
+# (`adr-…`, `plan-…`), and Russian puts the head noun first (`otchet-o-zapuske`,
+# `журнал-сборок`); other words count last only (`…-log`, `…-requests`).
+_LEADING = frozenset(
+    "adr adrs decision decisions resheniya reshenij reshenie resheniy решения решение roadmap "
+    "plan plans plany план планы zhurnal журнал dnevnik дневник reestr реестр otchet otchety "
+    "otchyot отчет отчёт отчеты отчёты itogi итоги zametki заметки zadachi задачи beklog бэклог "
+    "беклог".split()
+)
 
 
 def without_language(stem: str) -> str:
@@ -91,8 +105,7 @@ def name_role(folders: list[str], stem: str) -> str | None:
     last = NAME_WORDS.get(words[-1])
     if last:
         return last
-    first = NAME_WORDS.get(words[0])
-    return first if first in _LEADING else None
+    return NAME_WORDS.get(words[0]) if words[0] in _LEADING else None
 
 
 def _words(stem: str) -> list[str]:
