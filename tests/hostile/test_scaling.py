@@ -32,12 +32,12 @@ from typing import NamedTuple
 
 import pytest
 
+from project_corpus.adapters.lsp import diagnostics
 from project_corpus.core.bounds import Bounds
 from project_corpus.corpus.snapshot import collect
 from project_corpus.doctor import memory_doctor
 from project_corpus.index.store import build_index
 from project_corpus.index.store import load_verified
-from project_corpus.lsp import diagnostics
 from project_corpus.retrieval.bundle import compile_bundle
 from project_corpus.retrieval.rank import query_corpus
 from project_corpus.review import memory_review
@@ -282,7 +282,7 @@ def _doctor(root: Path) -> None:
 
 def _doctor_text(root: Path) -> None:
     """`context doctor ROOT --format text`, as the pre-commit hook runs it."""
-    from project_corpus.cli.app import main
+    from project_corpus.adapters.cli.app import main
 
     with contextlib.redirect_stdout(io.StringIO()):
         main(["context", "doctor", str(root), "--format", "text"])
