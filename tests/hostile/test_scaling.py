@@ -374,11 +374,11 @@ LIMITS: dict[str, tuple[str, ...] | str] = {
     "core.limits.MAX_LISTING_BYTES": "a bound on one `git ls-tree` listing, read once",
     "core.limits.MAX_NAMED_BYTES": ("named blobs",),
     "doctor.baseline.MAX_LINE": "a bound on one baseline entry's line number (a value)",
-    "github.views.MAX_ROWS": "rows of a job summary (output)",
-    "github.views.MAX_SECTION_BYTES": "bytes of a job summary (output)",
+    "adapters.github.views.MAX_ROWS": "rows of a job summary (output)",
+    "adapters.github.views.MAX_SECTION_BYTES": "bytes of a job summary (output)",
     "core.limits.MAX_GRANT_BYTES": "a trust grant is parsed once by `tomllib`",
-    "lsp.documents.MAX_CLIMB": "folders climbed from a document to its root: a constant",
-    "lsp.projects.MAX_PROJECTS": "warm workspaces a session keeps: a bound on memory, each "
+    "adapters.lsp.documents.MAX_CLIMB": "folders climbed from a document to its root: a constant",
+    "adapters.lsp.projects.MAX_PROJECTS": "warm workspaces a session keeps: a bound on memory, each "
     "project's cost is its corpus (`edits (language server)`)",
     "importer.dates.MAX_GIT_BYTES": "a bound on one `git log` output, read once, parsed linearly",
     "importer.dates.MAX_HEAD_LINES": "lines looked at for a `Date:` line (a constant)",
