@@ -14,17 +14,17 @@ from lsprotocol import types
 from pygls.uris import from_fs_path
 from pygls.uris import to_fs_path
 
+from project_corpus.adapters.lsp import diagnostics
+from project_corpus.adapters.lsp import fixes
+from project_corpus.adapters.lsp import navigation
+from project_corpus.adapters.lsp.documents import file_path
+from project_corpus.adapters.lsp.projects import Project
+from project_corpus.adapters.lsp.projects import overlay
+from project_corpus.adapters.lsp.refresh import CorpusServer
 from project_corpus.core.errors import ContextError
 from project_corpus.core.records import Corpus
 from project_corpus.core.records import Source
 from project_corpus.corpus.markdown import parse_document
-from project_corpus.lsp import diagnostics
-from project_corpus.lsp import fixes
-from project_corpus.lsp import navigation
-from project_corpus.lsp.documents import file_path
-from project_corpus.lsp.projects import Project
-from project_corpus.lsp.projects import overlay
-from project_corpus.lsp.refresh import CorpusServer
 
 
 async def snapshot(ls: CorpusServer, uri: str) -> tuple[Project, str, Corpus] | None:

@@ -22,14 +22,14 @@ from lsprotocol import types
 from pygls.lsp.server import LanguageServer
 from pygls.uris import to_fs_path
 
+from project_corpus.adapters.lsp import diagnostics
+from project_corpus.adapters.lsp.projects import Opened
+from project_corpus.adapters.lsp.projects import Project
+from project_corpus.adapters.lsp.projects import Projects
+from project_corpus.adapters.lsp.projects import overlay
 from project_corpus.core.about import __version__
 from project_corpus.core.errors import ContextError
 from project_corpus.corpus.layout import CORPUS_DIR
-from project_corpus.lsp import diagnostics
-from project_corpus.lsp.projects import Opened
-from project_corpus.lsp.projects import Project
-from project_corpus.lsp.projects import Projects
-from project_corpus.lsp.projects import overlay
 
 WATCHED = f"**/{CORPUS_DIR}/**"
 T = TypeVar("T")

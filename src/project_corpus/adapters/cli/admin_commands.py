@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import click
 
-from project_corpus.cli.examples import epilog
-from project_corpus.cli.options import emit
-from project_corpus.cli.options import emit_result
-from project_corpus.cli.options import format_option
-from project_corpus.cli.options import located
-from project_corpus.cli.options import remember_root
-from project_corpus.cli.options import resolve_format
-from project_corpus.cli.options import root_arg
+from project_corpus.adapters.cli.examples import epilog
+from project_corpus.adapters.cli.options import emit
+from project_corpus.adapters.cli.options import emit_result
+from project_corpus.adapters.cli.options import format_option
+from project_corpus.adapters.cli.options import located
+from project_corpus.adapters.cli.options import remember_root
+from project_corpus.adapters.cli.options import resolve_format
+from project_corpus.adapters.cli.options import root_arg
 from project_corpus.core.about import MCP_INSTALL_HINT
 from project_corpus.core.errors import EXIT_FINDINGS
 from project_corpus.core.errors import EXIT_OK
@@ -63,7 +63,7 @@ def grant(
     fmt: str,
 ) -> int:
     """Grant capabilities to ROOT; the grant is written outside the project."""
-    from project_corpus.mcp_server import trust as trust_mod
+    from project_corpus.adapters.mcp_server import trust as trust_mod
 
     granted = trust_mod.grant(located(root), list(capabilities), tuple(transports), out)
     emit_result(granted, fmt, "fields")
@@ -78,7 +78,7 @@ def grant(
 @format_option(*RESULT_FORMATS)
 def show(root: str | None, grant_path: str | None, fmt: str) -> int:
     """Show the trust grant for ROOT and its effective capabilities."""
-    from project_corpus.mcp_server import trust as trust_mod
+    from project_corpus.adapters.mcp_server import trust as trust_mod
 
     result = trust_mod.show(located(root), grant_path)
     emit_result(result, fmt, "fields")
@@ -109,7 +109,7 @@ def show(root: str | None, grant_path: str | None, fmt: str) -> int:
 def mcp(root: str | None, grant_path: str, allow: tuple[str, ...], naming: str) -> int:
     """Serve the corpus over stdio MCP (optional extra `project-corpus-context[mcp]`)."""
     try:
-        from project_corpus.mcp_server.server import serve
+        from project_corpus.adapters.mcp_server.server import serve
     except ModuleNotFoundError as exc:
         if exc.name and exc.name.split(".")[0] in ("mcp", "mcp_types", "anyio"):  # SDK + its deps
             raise ContextError(

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import click
 
-from project_corpus.cli.examples import epilog
-from project_corpus.cli.options import emit_result
-from project_corpus.cli.options import format_option
-from project_corpus.cli.options import root_arg
+from project_corpus.adapters.cli.examples import epilog
+from project_corpus.adapters.cli.options import emit_result
+from project_corpus.adapters.cli.options import format_option
+from project_corpus.adapters.cli.options import root_arg
 
 
 @click.command("import", epilog=epilog("import"))

@@ -2,6 +2,6 @@
 
 from __future__ import annotations
 
-from project_corpus.cli.app import main
+from project_corpus.adapters.cli.app import main
 
 __all__ = ["main"]

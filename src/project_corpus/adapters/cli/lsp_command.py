@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import click
 
-from project_corpus.cli.examples import epilog
+from project_corpus.adapters.cli.examples import epilog
 from project_corpus.core.about import LSP_INSTALL_HINT
 from project_corpus.core.errors import EXIT_OK
 from project_corpus.core.errors import ContextError
@@ -21,7 +21,7 @@ EXTRA_MODULES = ("pygls", "lsprotocol", "cattrs", "attrs")
 def lsp(stdio: bool) -> int:
     """Serve diagnostics, quick fixes and links to editors over stdio (needs the [lsp] extra)."""
     try:
-        from project_corpus.lsp.server import serve
+        from project_corpus.adapters.lsp.server import serve
     except ModuleNotFoundError as exc:
         if exc.name and exc.name.split(".")[0] in EXTRA_MODULES:
             raise ContextError(

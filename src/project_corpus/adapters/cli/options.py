@@ -206,6 +206,6 @@ def write_output(root: str, text: str, output: str | None, color: bool | None = 
     if output is None:
         emit(text, color)
         return
-    from project_corpus.cli.outfile import write_report_file
+    from project_corpus.adapters.cli.outfile import write_report_file
 
     write_report_file(root, output, text)

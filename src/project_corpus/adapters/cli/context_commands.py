@@ -8,16 +8,16 @@ from __future__ import annotations
 
 import click
 
-from project_corpus.cli.examples import epilog
-from project_corpus.cli.options import emit
-from project_corpus.cli.options import emit_result
-from project_corpus.cli.options import format_option
-from project_corpus.cli.options import index_option
-from project_corpus.cli.options import located
-from project_corpus.cli.options import resolve_format
-from project_corpus.cli.options import root_arg
-from project_corpus.cli.options import root_then
-from project_corpus.cli.options import shifted
+from project_corpus.adapters.cli.examples import epilog
+from project_corpus.adapters.cli.options import emit
+from project_corpus.adapters.cli.options import emit_result
+from project_corpus.adapters.cli.options import format_option
+from project_corpus.adapters.cli.options import index_option
+from project_corpus.adapters.cli.options import located
+from project_corpus.adapters.cli.options import resolve_format
+from project_corpus.adapters.cli.options import root_arg
+from project_corpus.adapters.cli.options import root_then
+from project_corpus.adapters.cli.options import shifted
 from project_corpus.core.bounds import BOUNDS
 from project_corpus.core.errors import EXIT_FINDINGS
 from project_corpus.core.errors import EXIT_OK

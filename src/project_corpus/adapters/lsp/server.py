@@ -11,13 +11,13 @@ import sys
 
 from lsprotocol import types
 
-from project_corpus.lsp import navigation
-from project_corpus.lsp import requests
-from project_corpus.lsp.refresh import CorpusServer
-from project_corpus.lsp.refresh import changed
-from project_corpus.lsp.refresh import closed
-from project_corpus.lsp.refresh import initialized
-from project_corpus.lsp.refresh import watched
+from project_corpus.adapters.lsp import navigation
+from project_corpus.adapters.lsp import requests
+from project_corpus.adapters.lsp.refresh import CorpusServer
+from project_corpus.adapters.lsp.refresh import changed
+from project_corpus.adapters.lsp.refresh import closed
+from project_corpus.adapters.lsp.refresh import initialized
+from project_corpus.adapters.lsp.refresh import watched
 
 QUICK_FIX = types.CodeActionOptions(code_action_kinds=[types.CodeActionKind.QuickFix])
 

@@ -18,6 +18,15 @@ from datetime import datetime
 from pathlib import Path
 from typing import NamedTuple
 
+from project_corpus.adapters.mcp_server.grant_file import HARD_LIMITS
+from project_corpus.adapters.mcp_server.grant_file import TIME_FORMAT
+from project_corpus.adapters.mcp_server.grant_file import TRANSPORTS
+from project_corpus.adapters.mcp_server.grant_file import Grant
+from project_corpus.adapters.mcp_server.grant_file import inside
+from project_corpus.adapters.mcp_server.grant_file import load_grant
+from project_corpus.adapters.mcp_server.grant_file import parse_grant
+from project_corpus.adapters.mcp_server.grant_file import render_grant
+from project_corpus.adapters.mcp_server.grant_file import write_atomic
 from project_corpus.core.errors import ContextError
 from project_corpus.core.limits import MAX_POLICY_BYTES
 from project_corpus.core.records import Policy
@@ -28,15 +37,6 @@ from project_corpus.corpus.layout import POLICY_PATH
 from project_corpus.corpus.policy import CAPABILITY_RE
 from project_corpus.corpus.policy import PROFILE_CAPABILITIES
 from project_corpus.corpus.policy import parse_policy
-from project_corpus.mcp_server.grant_file import HARD_LIMITS
-from project_corpus.mcp_server.grant_file import TIME_FORMAT
-from project_corpus.mcp_server.grant_file import TRANSPORTS
-from project_corpus.mcp_server.grant_file import Grant
-from project_corpus.mcp_server.grant_file import inside
-from project_corpus.mcp_server.grant_file import load_grant
-from project_corpus.mcp_server.grant_file import parse_grant
-from project_corpus.mcp_server.grant_file import render_grant
-from project_corpus.mcp_server.grant_file import write_atomic
 
 # What a drifted policy or a changed root denies.
 GATED = ("mcp.stdio", "corpus.context")

@@ -15,7 +15,7 @@ from typing import Any
 
 import click
 
-from project_corpus.cli.examples import epilog
+from project_corpus.adapters.cli.examples import epilog
 from project_corpus.core.about import ISSUES_URL
 from project_corpus.core.about import __version__
 from project_corpus.core.errors import EXIT_ERROR
@@ -56,7 +56,7 @@ class LazyGroup(click.Group):
         self.add_command(command, name)
 
 
-_CLI = "project_corpus.cli."
+_CLI = "project_corpus.adapters.cli."
 
 
 @click.group(
@@ -118,7 +118,7 @@ def _requested_format(argv: Sequence[str]) -> str:
 
 def _text_errors(argv: Sequence[str]) -> bool:
     """Errors as `error[CODE]` lines: with `--format text`, or `auto` and stderr a terminal."""
-    from project_corpus.cli.options import is_terminal
+    from project_corpus.adapters.cli.options import is_terminal
 
     fmt = _requested_format(argv)
     return fmt == "text" or (fmt == "auto" and is_terminal(sys.stderr))
@@ -128,7 +128,7 @@ def _report_error(error: dict[str, object], argv: Sequence[str]) -> None:
     from project_corpus.core.jsonio import pretty
 
     if _text_errors(argv):
-        from project_corpus.cli.options import use_color
+        from project_corpus.adapters.cli.options import use_color
         from project_corpus.output.escape import terminal
 
         code, detail, hint = error["error"], str(error["detail"]), error["hint"]

@@ -44,16 +44,16 @@ from mcp.server import Server
 from mcp.server import ServerRequestContext
 from mcp.server.stdio import stdio_server
 
+from project_corpus.adapters.mcp_server import grant_file
+from project_corpus.adapters.mcp_server import trust
+from project_corpus.adapters.mcp_server.tools import TOOLS
+from project_corpus.adapters.mcp_server.tools import check_arguments
+from project_corpus.adapters.mcp_server.tools import input_schema
+from project_corpus.adapters.mcp_server.tools import tool_names
 from project_corpus.core.about import __version__
 from project_corpus.core.errors import ContextError
 from project_corpus.core.errors import internal_error
 from project_corpus.core.jsonio import pretty
-from project_corpus.mcp_server import grant_file
-from project_corpus.mcp_server import trust
-from project_corpus.mcp_server.tools import TOOLS
-from project_corpus.mcp_server.tools import check_arguments
-from project_corpus.mcp_server.tools import input_schema
-from project_corpus.mcp_server.tools import tool_names
 from project_corpus.workspace import Workspace
 
 LOG = logging.getLogger("project_corpus.mcp")

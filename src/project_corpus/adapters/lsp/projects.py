@@ -14,8 +14,8 @@ from collections import OrderedDict
 from collections.abc import Iterable
 from typing import NamedTuple
 
-from project_corpus.lsp.documents import find_root
-from project_corpus.lsp.documents import portable_path
+from project_corpus.adapters.lsp.documents import find_root
+from project_corpus.adapters.lsp.documents import portable_path
 from project_corpus.workspace import Workspace
 
 MAX_PROJECTS = 16

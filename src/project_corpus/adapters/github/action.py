@@ -1,5 +1,5 @@
 """The logic of the GitHub Action (`action/action.yml`):
-`python -m project_corpus.github.action STEP`.
+`python -m project_corpus.adapters.github.action STEP`.
 
 Steps, in the order action.yml runs them:
 
@@ -36,20 +36,20 @@ from collections.abc import Mapping
 from collections.abc import Sequence
 from pathlib import Path
 
+from project_corpus.adapters.github.views import MAX_SECTION_BYTES
+from project_corpus.adapters.github.views import RESULT_WORDS
+from project_corpus.adapters.github.views import Completed
+from project_corpus.adapters.github.views import Context
+from project_corpus.adapters.github.views import annotation
+from project_corpus.adapters.github.views import cut_bytes
+from project_corpus.adapters.github.views import doctor_summary
+from project_corpus.adapters.github.views import error_summary
+from project_corpus.adapters.github.views import issue_table
+from project_corpus.adapters.github.views import prefix_sarif
+from project_corpus.adapters.github.views import visible_issues
 from project_corpus.core.errors import EXIT_FINDINGS
 from project_corpus.core.errors import EXIT_INTERNAL
 from project_corpus.core.errors import EXIT_OK
-from project_corpus.github.views import MAX_SECTION_BYTES
-from project_corpus.github.views import RESULT_WORDS
-from project_corpus.github.views import Completed
-from project_corpus.github.views import Context
-from project_corpus.github.views import annotation
-from project_corpus.github.views import cut_bytes
-from project_corpus.github.views import doctor_summary
-from project_corpus.github.views import error_summary
-from project_corpus.github.views import issue_table
-from project_corpus.github.views import prefix_sarif
-from project_corpus.github.views import visible_issues
 from project_corpus.review.git import COMMIT_RE
 
 SUMMARY_LIMIT_BYTES = 1024 * 1024
@@ -337,7 +337,9 @@ def main(
     args = list(sys.argv[1:] if argv is None else argv)
     environ = os.environ if env is None else env
     if len(args) != 1 or args[0] not in STEPS:
-        sys.stderr.write(f"usage: python -m project_corpus.github.action {{{','.join(STEPS)}}}\n")
+        sys.stderr.write(
+            f"usage: python -m project_corpus.adapters.github.action {{{','.join(STEPS)}}}\n"
+        )
         return 2
     root = environ.get("INPUT_ROOT", "").strip() or "."
     prefix = root_prefix(root, environ.get("GITHUB_WORKSPACE", ""))

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import click
 
-from project_corpus.cli.examples import epilog
-from project_corpus.cli.options import emit
-from project_corpus.cli.options import format_option
-from project_corpus.cli.options import located
-from project_corpus.cli.options import resolve_format
-from project_corpus.cli.options import root_arg
+from project_corpus.adapters.cli.examples import epilog
+from project_corpus.adapters.cli.options import emit
+from project_corpus.adapters.cli.options import format_option
+from project_corpus.adapters.cli.options import located
+from project_corpus.adapters.cli.options import resolve_format
+from project_corpus.adapters.cli.options import root_arg
 from project_corpus.core.formats import RESULT_FORMATS
 
 LANG_OPTION = click.option(

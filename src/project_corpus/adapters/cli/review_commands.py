@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import click
 
-from project_corpus.cli.examples import epilog
-from project_corpus.cli.options import fail_on_option
-from project_corpus.cli.options import format_option
-from project_corpus.cli.options import located
-from project_corpus.cli.options import output_option
-from project_corpus.cli.options import resolve_format
-from project_corpus.cli.options import root_arg
-from project_corpus.cli.options import write_output
+from project_corpus.adapters.cli.examples import epilog
+from project_corpus.adapters.cli.options import fail_on_option
+from project_corpus.adapters.cli.options import format_option
+from project_corpus.adapters.cli.options import located
+from project_corpus.adapters.cli.options import output_option
+from project_corpus.adapters.cli.options import resolve_format
+from project_corpus.adapters.cli.options import root_arg
+from project_corpus.adapters.cli.options import write_output
 from project_corpus.core.errors import EXIT_FINDINGS
 from project_corpus.core.errors import EXIT_OK
 from project_corpus.core.formats import REVIEW_FORMATS
