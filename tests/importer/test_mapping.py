@@ -6,8 +6,12 @@ import json
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
+
 from project_corpus.importer import ImportOptions
 from project_corpus.importer import run_import
+from project_corpus.importer import sections as md
+from project_corpus.importer import standing
 from tests.conftest import Run
 from tests.importer.repos import make_repo
 
@@ -48,6 +52,37 @@ SUPERSEDED_CHAIN = {
     "docs/adr/0002-push.md": "# 2. Push\n\nStatus: Superseded by [ADR-3](./0003-mqtt.md#top)\n",
     "docs/adr/0003-mqtt.md": "# 3. MQTT\n\nStatus: Accepted\n\nMQTT.\n",
 }
+
+
+@pytest.mark.parametrize(
+    ("status", "stands"),
+    [
+        ("Accepted", True),
+        ("Accepted, superseded in part by ADR-7", True),
+        ("Superceded by ADR-7", False),
+        ("Deprecated", False),
+        ("Withdrawn", False),
+        ("Proposed", True),
+        ("Принят", True),
+        ("Действует", True),
+        ("Устаревшее", False),
+        ("Заменён решением 0007", False),
+        ("Неактуально", False),
+        ("Отменено", False),
+    ],
+)
+def test_the_first_word_of_a_status_that_decides_decides(status: str, stands: bool) -> None:
+    doc = md.structure(md.split(f"# ADR\n\nStatus: {status}\n\nText.\n"))
+    assert standing.decision_stands(doc) is stands
+
+
+@pytest.mark.parametrize(
+    ("status", "stands"),
+    [("In progress", True), ("Implemented", False), ("Готово", False), ("Draft", True)],
+)
+def test_a_plan_is_over_when_its_status_says_done(status: str, stands: bool) -> None:
+    doc = md.structure(md.split(f"# Plan\n\n**Status:** {status}\n\n- [ ] step\n"))
+    assert standing.plan_stands(doc) is stands
 
 
 def placed(tmp_path: Path, files: dict[str, str | bytes | None]) -> dict[str, list[str]]:

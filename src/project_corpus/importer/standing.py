@@ -21,6 +21,7 @@ WORD_RE = re.compile(r"[^\W\d_]+")
 STATUS_TITLES = ("status", "статус", "статус решения", "decision status")
 OVER_STEMS = (
     "supersed",
+    "superced",  # as often misspelt
     "deprecat",
     "reject",
     "withdrawn",
@@ -31,14 +32,31 @@ OVER_STEMS = (
     "declined",
     "заменен",
     "замещен",
-    "устарел",
+    "устар",
+    "неактуал",
     "отклонен",
     "отменен",
     "отозван",
     "упразднен",
 )
-REPLACED_STEMS = ("supersed", "replaced", "заменен", "замещен")
-DONE_STEMS = ("done", "complete", "finished", "завершен", "выполнен", "готово")
+REPLACED_STEMS = ("supersed", "superced", "replaced", "заменен", "замещен")
+STAND_STEMS = (
+    "accept",
+    "approv",
+    "adopt",
+    "active",
+    "propos",
+    "draft",
+    "open",
+    "implement",
+    "принят",
+    "утвержд",
+    "одобр",
+    "действ",
+    "предлож",
+    "черновик",
+)
+DONE_STEMS = ("done", "complete", "finished", "implemented", "завершен", "выполнен", "готово")
 CHECK_RE = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+\[([ xX])\]")  # a checkbox item
 
 
@@ -81,10 +99,16 @@ def _cells(row: str) -> list[str]:
 
 
 def _says(value: str | None, stems: tuple[str, ...]) -> bool:
+    """Whether one of VALUE's first three words starts with STEMS before any word saying the
+    record stands ("Accepted, superseded in part by ADR-7" stands)."""
     if value is None:
         return False
-    words = WORD_RE.findall(value.casefold().replace("ё", "е"))
-    return any(word.startswith(stems) for word in words[:3])
+    for word in WORD_RE.findall(value.casefold().replace("ё", "е"))[:3]:
+        if word.startswith(stems):
+            return True
+        if word.startswith(STAND_STEMS):
+            return False
+    return False
 
 
 def decision_stands(doc: md.Structure) -> bool:
