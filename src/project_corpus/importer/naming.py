@@ -44,13 +44,22 @@ NAME_WORDS = {
         "decision",
     ),
     **dict.fromkeys("roadmap".split(), "roadmap"),
-    **dict.fromkeys("plan plans plany план планы".split(), "plan"),
+    **dict.fromkeys("plan plans plany план планы prd".split(), "plan"),
     **dict.fromkeys("notes scratchpad zametki заметки".split(), "log-file"),
     **dict.fromkeys("lessons learnings".split(), "note"),
     **dict.fromkeys("story".split(), "todo-item"),
     **dict.fromkeys("postmortem postmortems incident incidents инцидент".split(), "postmortem"),
     **dict.fromkeys("status sostoyanie статус состояние".split(), "note"),
 }
+# Last words that name a record of work on the project when something precedes them
+# (`auth-flow-fixes`, `pr-1245-summary`, `root-cause-analysis`): alone (`SUMMARY.md`, a book's
+# table of contents; `analysis.md`) they name nothing.
+WORK_WORDS = dict.fromkeys(
+    "summary fix fixes fixed analysis findings investigation thoughts progress solution "
+    "improvements review issue "
+    "svodka analiz ispravlenie сводка анализ исправление".split(),
+    "note",
+)
 # Two-word names, wherever they stand in the file name.
 NAME_PAIRS = {
     "dorozhnaya-karta": "roadmap",
@@ -75,12 +84,14 @@ FIXTURE_DIRS = frozenset(
     "manual content site website blog posts _posts commands prompts api reference references "
     "generated src lib pkg cmd".split()
 )
+# Words that make any folder a fixture's (`bad-examples/`, `test-fixtures/`).
+_FIXTURE_WORDS = frozenset("fixtures fixture examples samples mocks testdata".split())
 # Words that count first too: a decision, a roadmap or a plan is often named kind first
 # (`adr-…`, `plan-…`), and Russian puts the head noun first (`otchet-o-zapuske`,
 # `журнал-сборок`); other words count last only (`…-log`, `…-requests`).
 _LEADING = frozenset(
     "adr adrs decision decisions resheniya reshenij reshenie resheniy решения решение roadmap "
-    "plan plans plany план планы zhurnal журнал dnevnik дневник reestr реестр otchet otchety "
+    "prd plan plans plany план планы zhurnal журнал dnevnik дневник reestr реестр otchet otchety "
     "otchyot отчет отчёт отчеты отчёты itogi итоги zametki заметки zadachi задачи beklog бэклог "
     "беклог".split()
 )
@@ -93,7 +104,9 @@ def without_language(stem: str) -> str:
 
 def name_role(folders: list[str], stem: str) -> str | None:
     """The role the words of a file's own (kebab) name give it, or None."""
-    if FIXTURE_DIRS & set(folders):
+    if FIXTURE_DIRS & set(folders) or any(
+        _FIXTURE_WORDS & set(re.split(r"[-_.]", f)) for f in folders
+    ):
         return None
     words = _words(stem)
     if not words:
@@ -102,7 +115,7 @@ def name_role(folders: list[str], stem: str) -> str | None:
     for pair, found in NAME_PAIRS.items():
         if joined == pair or joined.startswith(pair + "-") or f"-{pair}" in joined:
             return found
-    last = NAME_WORDS.get(words[-1])
+    last = NAME_WORDS.get(words[-1]) or (WORK_WORDS.get(words[-1]) if len(words) > 1 else None)
     if last:
         return last
     return NAME_WORDS.get(words[0]) if words[0] in _LEADING else None

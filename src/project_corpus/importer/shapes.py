@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 
 from project_corpus.importer import dates
+from project_corpus.importer.folders import in_template_folder
 from project_corpus.importer.folders import is_template
 from project_corpus.importer.sections import HEADING_RE
 from project_corpus.importer.sections import normal_title
@@ -101,7 +102,7 @@ def candidate(folders: list[str], stem: str) -> bool:
     docs-like folder, not under reference or generated text, not project boilerplate."""
     if stem in BOILERPLATE_STEMS or REFERENCE_DIRS & set(folders):
         return False
-    if is_template(stem) or any("template" in folder for folder in folders):
+    if is_template(stem) or in_template_folder(folders):
         return False  # a blank form: its headings are the form's, not facts
     return not folders or bool(DOCS_DIRS & set(folders))
 
