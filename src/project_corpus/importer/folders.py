@@ -192,12 +192,17 @@ def _nearest_word(folder: str) -> str | None:
 
 
 def dated_role(folders: list[str], name: str) -> str | None:
-    """A Markdown file whose name starts or ends with a date (`2025-03-02-deploy.md`,
-    `session-summary-2025-10-01.md`) is a journal entry wherever it is kept, web-site posts
-    aside: people date records, not guides."""
-    if SITE_DIRS & set(folders):
+    """A Markdown file whose name starts with a date (`2025-03-02-deploy.md`) is a journal
+    entry wherever it is kept, web-site posts aside."""
+    if SITE_DIRS & set(folders) or not _DATED_NAME_RE.match(name):
         return None
-    stem = name.rsplit(".", 1)[0]
-    if not (_DATED_NAME_RE.match(name) or _DATED_TAIL_RE.search(stem)):
+    return "log-entry"
+
+
+def dated_tail_role(folders: list[str], name: str) -> str | None:
+    """A Markdown file whose name ends with a full date (`session-review-2025-10-01.md`) is
+    a journal entry too (people date records, not guides), once its name words have said
+    nothing (`migration-report-2025-01-08.md` is a report); web-site posts aside."""
+    if SITE_DIRS & set(folders) or not _DATED_TAIL_RE.search(name.rsplit(".", 1)[0]):
         return None
     return "log-entry"

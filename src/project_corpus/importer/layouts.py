@@ -18,6 +18,7 @@ from project_corpus.importer.folders import TOOLING_HIDDEN
 from project_corpus.importer.folders import agent_dir_role
 from project_corpus.importer.folders import bank_role
 from project_corpus.importer.folders import dated_role
+from project_corpus.importer.folders import dated_tail_role
 from project_corpus.importer.folders import folder_role
 from project_corpus.importer.folders import in_template_folder
 from project_corpus.importer.folders import is_template
@@ -214,6 +215,7 @@ def role(path: str) -> str | None:
         or folder_role(path.rpartition("/")[0], stem)
         or dated_role(folders, name)
         or name_role(folders, stem)
+        or dated_tail_role(folders, name)
         or agent_dir_role(folders)
         or _key_document(folders, name)
     )
