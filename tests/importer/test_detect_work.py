@@ -193,3 +193,23 @@ def test_a_folder_index_is_not_counted_against_the_memory_below(tmp_path: Path) 
     )
     roles, _ = plan(root)
     assert roles["ops/handovers/README.md"] == "reference"
+
+
+def test_a_dated_record_header_keeps_a_page_no_rule_names(tmp_path: Path, cli: CLI) -> None:
+    root = make_repo(
+        tmp_path / "headers",
+        {
+            "docs/backend/vault-attachment.md": "# Vault attachment\n\n**Date:** 2025-10-14\n\nX.\n",
+            "docs/backend/pin-timeout.md": "# Таймаут\n\nДата: 14.10.2025\n\nИсправлено.\n",
+            "docs/backend/install.md": "# Install\n\nLast updated: 2025-10-14\n\npip install\n",
+            "docs/backend/task-spec-example-1.md": "# Example\n\nDate: 2025-10-14\n",
+            "docs/backend/undated.md": "# Notes\n\nDate: to be decided\n",
+        },
+    )
+    roles, left = plan(root)
+    assert roles["docs/backend/vault-attachment.md"] == "note"
+    assert roles["docs/backend/pin-timeout.md"] == "note"
+    assert left["docs/backend/install.md"] == "not-memory"  # a guide says when it was updated
+    assert left["docs/backend/task-spec-example-1.md"] == "not-memory"  # an example form
+    assert left["docs/backend/undated.md"] == "not-memory"  # no real date
+    imports_cleanly(cli, root)

@@ -63,6 +63,7 @@ BOILERPLATE_STEMS = frozenset(
         "index",
     ]
 )
+_FORM_WORDS = frozenset(["template", "templates", "example", "examples", "sample", "samples"])
 MAX_SHAPE_LINES = 5_000  # lines read for headings; a longer file is judged by its head
 
 
@@ -102,8 +103,8 @@ def candidate(folders: list[str], stem: str) -> bool:
     docs-like folder, not under reference or generated text, not project boilerplate."""
     if stem in BOILERPLATE_STEMS or REFERENCE_DIRS & set(folders):
         return False
-    if is_template(stem) or in_template_folder(folders):
-        return False  # a blank form: its headings are the form's, not facts
+    if is_template(stem) or in_template_folder(folders) or _FORM_WORDS & set(stem.split("-")):
+        return False  # a blank or example form: its headings and dates are the form's
     return not folders or bool(DOCS_DIRS & set(folders))
 
 
@@ -114,6 +115,21 @@ def might_be_memory(text: str) -> bool:
 
 
 _QUICK_HEADING_RE = re.compile(r"^ {0,3}#{1,6}[ \t]+(.*)$", re.MULTILINE)  # a line pattern
+# A record's date line (`**Date:** 2025-10-14`, `Дата: 14.10.2025`, `Completed: …`): people
+# date a record of work when they write it; a guide says when it was last updated, if at all.
+_RECORD_DATE_RE = re.compile(
+    r"^[ \t>*_-]*(?:date|created|completed|fixed|resolved|дата|создано|завершено)[ \t*_]*:(.*)$",
+    re.MULTILINE | re.IGNORECASE,
+)
+HEAD_CHARS = 2_000  # the head of a file a record's date line is looked for in
+
+
+def dated_record(text: str) -> str | None:
+    """ "note" when TEXT's head holds a record's date line with a real date, else None."""
+    for match in _RECORD_DATE_RE.finditer(text, 0, HEAD_CHARS):
+        if dates.find_date(match.group(1)):
+            return "note"
+    return None
 
 
 def role(lines: tuple[str, ...]) -> str | None:
