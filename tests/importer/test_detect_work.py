@@ -213,3 +213,25 @@ def test_a_dated_record_header_keeps_a_page_no_rule_names(tmp_path: Path, cli: C
     assert left["docs/backend/task-spec-example-1.md"] == "not-memory"  # an example form
     assert left["docs/backend/undated.md"] == "not-memory"  # no real date
     imports_cleanly(cli, root)
+
+
+def test_sprints_releases_debriefs_and_reviews_by_their_words(tmp_path: Path, cli: CLI) -> None:
+    root = make_repo(
+        tmp_path / "sprints",
+        {
+            "work/sprint/s4-relay.md": "# Sprint 4\n\nThe relay.\n",
+            "docs/releases/v1-2.md": "# 1.2\n\nShipped the app.\n",
+            "docs/porch-launch-debrief.md": "# Debrief\n\nIt rained.\n",
+            "docs/rfc-lamp-protocol.md": "# RFC\n\nMQTT.\n",
+            "docs/разбор-падения-реле.md": "# Разбор\n\nРеле сгорело.\n",
+            "docs/спринт-5.md": "# Спринт 5\n\nПлата.\n",
+        },
+    )
+    roles, _ = plan(root)
+    assert roles["work/sprint/s4-relay.md"] == "plan"
+    assert roles["docs/releases/v1-2.md"] == "log-entry"
+    assert roles["docs/porch-launch-debrief.md"] == "note"
+    assert roles["docs/rfc-lamp-protocol.md"] == "decision"  # the kind said first
+    assert roles["docs/разбор-падения-реле.md"] == "postmortem"  # Russian names the kind first
+    assert roles["docs/спринт-5.md"] == "plan"
+    imports_cleanly(cli, root)

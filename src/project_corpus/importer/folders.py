@@ -43,7 +43,12 @@ FOLDER_WORDS = {
     ),
     **dict.fromkeys("notes knowledge kb wiki learnings lessons".split(), "note"),
     **dict.fromkeys("decision decisions adr adrs".split(), "decision"),
-    **dict.fromkeys("plan plans planning proposals sprints iterations".split(), "plan"),
+    **dict.fromkeys(
+        "plan plans planning proposals sprint sprints iterations epic phases spriny "
+        "спринты".split(),
+        "plan",
+    ),
+    **dict.fromkeys("releases release-notes debriefs reviews findings".split(), "log-entry"),
     **dict.fromkeys("backlog backlogs todo todos tasks".split(), "todo-item"),
     # Records kept one per file: issues, tickets, stories, quests, requests, ledgers, audits.
     **dict.fromkeys(

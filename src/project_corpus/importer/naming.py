@@ -40,7 +40,8 @@ NAME_WORDS = {
         "todo-file",
     ),
     **dict.fromkeys(
-        "adr adrs decision decisions resheniya reshenij reshenie resheniy решения решение".split(),
+        "adr adrs rfc decision decisions resheniya reshenij reshenie resheniy решения "
+        "решение".split(),
         "decision",
     ),
     **dict.fromkeys("roadmap".split(), "roadmap"),
@@ -48,7 +49,11 @@ NAME_WORDS = {
     **dict.fromkeys("notes scratchpad zametki заметки".split(), "log-file"),
     **dict.fromkeys("lessons learnings".split(), "note"),
     **dict.fromkeys("story".split(), "todo-item"),
-    **dict.fromkeys("postmortem postmortems incident incidents инцидент".split(), "postmortem"),
+    **dict.fromkeys(
+        "postmortem postmortems incident incidents rca инцидент разбор razbor".split(), "postmortem"
+    ),
+    **dict.fromkeys("debrief recap writeup retro ретро".split(), "note"),
+    **dict.fromkeys("proposal sprint спринт".split(), "plan"),
     **dict.fromkeys("status sostoyanie статус состояние".split(), "note"),
 }
 # Last words that name a record of work on the project when something precedes them
@@ -91,7 +96,8 @@ _FIXTURE_WORDS = frozenset("fixtures fixture examples samples mocks testdata".sp
 # `журнал-сборок`); other words count last only (`…-log`, `…-requests`).
 _LEADING = frozenset(
     "adr adrs decision decisions resheniya reshenij reshenie resheniy решения решение roadmap "
-    "prd plan plans plany план планы zhurnal журнал dnevnik дневник reestr реестр otchet otchety "
+    "prd rfc sprint спринт razbor разбор plan plans plany план планы zhurnal журнал dnevnik "
+    "дневник reestr реестр otchet otchety "
     "otchyot отчет отчёт отчеты отчёты itogi итоги zametki заметки zadachi задачи beklog бэклог "
     "беклог".split()
 )
