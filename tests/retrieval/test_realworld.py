@@ -37,14 +37,14 @@ SCRIPTS = REPO / "benchmarks" / "realworld"
 # corpora, docs/retrieval.md "The dataset through import (#33 item 7)"
 FLOORS = {
     "adze-backlog-postmortems": (5, 11, 10, 4),
-    "backstage-adr": (6, 8, 13, 2),
+    "backstage-adr": (6, 8, 13, 3),
     "carbon-aware-sdk": (4, 8, 10, 6),
     "firebot-memory-bank": (7, 9, 11, 4),
     "flamingods-memory-bank": (3, 5, 3, 4),
-    "in-toto-roadmap": (6, 10, 9, 9),
-    "jellyfin-mcp-spec-workflow": (7, 9, 10, 8),
+    "in-toto-roadmap": (6, 11, 9, 10),
+    "jellyfin-mcp-spec-workflow": (7, 10, 10, 9),
     "net-tennis-devlog": (8, 11, 12, 5),
-    "nftbk-memory-bank": (8, 10, 11, 1),
+    "nftbk-memory-bank": (9, 10, 11, 1),
     "pet-todo-memory-bank-ru": (4, 7, 8, 7),
     "prompt-practice-kiro": (7, 9, 8, 7),
     "sayloop-agents-worklog": (8, 10, 8, 10),
