@@ -235,3 +235,18 @@ def test_sprints_releases_debriefs_and_reviews_by_their_words(tmp_path: Path, cl
     assert roles["docs/разбор-падения-реле.md"] == "postmortem"  # Russian names the kind first
     assert roles["docs/спринт-5.md"] == "plan"
     imports_cleanly(cli, root)
+
+
+def test_findings_alone_and_a_month_ending_a_name_keep_a_record(tmp_path: Path) -> None:
+    root = make_repo(
+        tmp_path / "months",
+        {
+            "poc/relay-poc/FINDINGS.md": "# Findings\n\nThe relay needs 5 V.\n",
+            "docs/webhooks/improvements-sept-2025.md": "# Improvements\n\nRetries.\n",
+            "docs/webhooks/summary.md": "# Summary\n\n- [Setup](setup.md)\n",
+        },
+    )
+    roles, left = plan(root)
+    assert roles["poc/relay-poc/FINDINGS.md"] == "note"
+    assert roles["docs/webhooks/improvements-sept-2025.md"] == "note"  # the date dropped
+    assert left["docs/webhooks/summary.md"] == "not-memory"  # a summary alone is contents

@@ -20,6 +20,11 @@ _LANGUAGE_RE = re.compile(r"\.(?:" + "|".join(_LANGUAGES) + r")(?:-[a-z]{2,4})?$
 # Trailing parts that say nothing of the kind: a number, a date's parts, an export's hash.
 _TAIL_RE = re.compile(r"^(?:\d+|v\d+|[0-9a-f]{6,}|final|draft|old|new|copy)$")
 _HASHLIKE_RE = re.compile(r"\d")
+# Month names ending a dated name (`improvements-sept-2025`): part of the date, not the kind.
+_MONTHS = frozenset(
+    "jan feb mar apr jun jul aug sep sept oct nov january february march april june july "
+    "august september october november december".split()
+)
 
 # A file-name word (first or last of its words) and the role of the file.
 NAME_WORDS = {
@@ -47,7 +52,7 @@ NAME_WORDS = {
     **dict.fromkeys("roadmap".split(), "roadmap"),
     **dict.fromkeys("plan plans plany план планы prd".split(), "plan"),
     **dict.fromkeys("notes scratchpad zametki заметки".split(), "log-file"),
-    **dict.fromkeys("lessons learnings".split(), "note"),
+    **dict.fromkeys("lessons learnings findings".split(), "note"),
     **dict.fromkeys("story".split(), "todo-item"),
     **dict.fromkeys(
         "postmortem postmortems incident incidents rca инцидент разбор razbor".split(), "postmortem"
@@ -60,7 +65,7 @@ NAME_WORDS = {
 # (`auth-flow-fixes`, `pr-1245-summary`, `root-cause-analysis`): alone (`SUMMARY.md`, a book's
 # table of contents; `analysis.md`) they name nothing.
 WORK_WORDS = dict.fromkeys(
-    "summary fix fixes fixed analysis findings investigation thoughts progress solution "
+    "summary fix fixes fixed analysis investigation thoughts progress solution "
     "improvements review issue "
     "svodka analiz ispravlenie сводка анализ исправление".split(),
     "note",
@@ -121,7 +126,8 @@ def name_role(folders: list[str], stem: str) -> str | None:
     for pair, found in NAME_PAIRS.items():
         if joined == pair or joined.startswith(pair + "-") or f"-{pair}" in joined:
             return found
-    last = NAME_WORDS.get(words[-1]) or (WORK_WORDS.get(words[-1]) if len(words) > 1 else None)
+    alone = stem == words[0]  # `SUMMARY.md`; `summary-2025-01-08.md` is a dated record
+    last = NAME_WORDS.get(words[-1]) or (None if alone else WORK_WORDS.get(words[-1]))
     if last:
         return last
     return NAME_WORDS.get(words[0]) if words[0] in _LEADING else None
@@ -130,12 +136,16 @@ def name_role(folders: list[str], stem: str) -> str | None:
 def _words(stem: str) -> list[str]:
     """The words of a stem, its meaningless tail (numbers, dates, hashes) dropped."""
     words = [word for word in re.split(r"[-_. ]+", stem) if word]
-    while words and _TAIL_RE.match(words[-1]) and _is_tail(words[-1]):
+    while words and _is_tail(words[-1]):
         words.pop()
     return words
 
 
 def _is_tail(word: str) -> bool:
     """A number, a version or a hash (hex with a digit in it), not a hex-looking word
-    (`facade`)."""
+    (`facade`); a month's name."""
+    if word in _MONTHS:
+        return True
+    if not _TAIL_RE.match(word):
+        return False
     return bool(_HASHLIKE_RE.search(word)) or word in ("final", "draft", "old", "new", "copy")
