@@ -8,6 +8,7 @@ as its original's name. Pure: a kebab stem in, a role out.
 
 from __future__ import annotations
 
+import functools
 import re
 
 # A language suffix before the extension: `.ru`, `.zh-cn`, `.pt-br`, `.zh-hans` (ISO 639-1
@@ -108,6 +109,12 @@ _LEADING = frozenset(
 )
 
 
+@functools.lru_cache(maxsize=4096)
+def _fixture_folder(name: str) -> bool:
+    """Whether a folder's name holds a fixture word (`bad-examples`); asked once per name."""
+    return bool(_FIXTURE_WORDS & set(re.split(r"[-_.]", name)))
+
+
 def without_language(stem: str) -> str:
     """A (kebab, lower) stem without a translation's language suffix (`x.zh-cn` -> `x`)."""
     return _LANGUAGE_RE.sub("", stem)
@@ -115,9 +122,7 @@ def without_language(stem: str) -> str:
 
 def name_role(folders: list[str], stem: str) -> str | None:
     """The role the words of a file's own (kebab) name give it, or None."""
-    if FIXTURE_DIRS & set(folders) or any(
-        _FIXTURE_WORDS & set(re.split(r"[-_.]", f)) for f in folders
-    ):
+    if FIXTURE_DIRS & set(folders) or any(_fixture_folder(f) for f in folders):
         return None
     words = _words(stem)
     if not words:

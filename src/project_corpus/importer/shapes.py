@@ -121,7 +121,8 @@ _RECORD_DATE_RE = re.compile(
     r"^[ \t>*_-]*(?:date|created|completed|fixed|resolved|дата|создано|завершено)[ \t*_]*:(.*)$",
     re.MULTILINE | re.IGNORECASE,
 )
-HEAD_CHARS = 2_000  # the head of a file a record's date line is looked for in
+HEAD_CHARS = 600  # a record dates itself in its first lines (all 42 found on 26 repositories
+# lie in the first 400 characters); 2,000 cost 11 µs a page, 600 a third of that
 
 
 def dated_record(text: str) -> str | None:
