@@ -122,7 +122,7 @@ _RECORD_DATE_RE = re.compile(
     re.MULTILINE | re.IGNORECASE,
 )
 HEAD_CHARS = 600  # a record dates itself in its first lines (all 42 found on 26 repositories
-# lie in the first 400 characters); 2,000 cost 11 µs a page, 600 a third of that
+# lie in the first 400 characters); 2,000 cost 11 µs a page, 600 half that
 
 
 def dated_record(text: str) -> str | None:
