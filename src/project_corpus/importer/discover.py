@@ -240,9 +240,11 @@ def _read_at(fd: int, path: str, role: str) -> Source | Left:
         return Left(path, "encoding", f"not UTF-8 (byte {exc.start})")
     if "\0" in text:
         return Left(path, "encoding", "holds NUL bytes (a binary file)")
-    lines = () if role == BY_SHAPE and not shapes.might_be_memory(text) else sections.split(text)
+    dated = shapes.dated_record(text) if role == BY_SHAPE else None
+    judged = role == BY_SHAPE and not dated and not shapes.might_be_memory(text)
+    lines = () if judged else sections.split(text)
     if role == BY_SHAPE:
-        role = shapes.role(lines) or ""
+        role = shapes.role(lines) or dated or ""
         if not role:
             return Left(path, "not-memory", NOT_MEMORY + "; its headings say no memory kind")
     return Source(path, role, lines, hashlib.sha256(data).hexdigest())

@@ -43,7 +43,12 @@ FOLDER_WORDS = {
     ),
     **dict.fromkeys("notes knowledge kb wiki learnings lessons".split(), "note"),
     **dict.fromkeys("decision decisions adr adrs".split(), "decision"),
-    **dict.fromkeys("plan plans planning proposals sprints iterations".split(), "plan"),
+    **dict.fromkeys(
+        "plan plans planning proposals sprint sprints iterations epic phases spriny "
+        "спринты".split(),
+        "plan",
+    ),
+    **dict.fromkeys("releases release-notes debriefs reviews findings".split(), "log-entry"),
     **dict.fromkeys("backlog backlogs todo todos tasks".split(), "todo-item"),
     # Records kept one per file: issues, tickets, stories, quests, requests, ledgers, audits.
     **dict.fromkeys(
@@ -52,6 +57,18 @@ FOLDER_WORDS = {
     **dict.fromkeys(
         "stories ledger ledgers records audits assessments istorii истории".split(), "note"
     ),
+    # Records of work done on the project: fixes, solutions, debugging sessions, analyses,
+    # audits, implementation write-ups, technical debt; initiatives and design records.
+    **dict.fromkeys(
+        "fixes solutions debugging investigations analyses audits implementations debt "
+        "ispravleniya исправления".split(),
+        "note",
+    ),
+    **dict.fromkeys(
+        "initiative initiatives designs delivery iniciativy инициативы".split(), "plan"
+    ),
+    # Requirements kept one per file (`docs/product-requirements/`, `api-requirements/`).
+    **dict.fromkeys("requirements trebovaniya требования".split(), "spec-doc"),
     **dict.fromkeys("roadmap roadmaps milestones".split(), "roadmap"),
     **dict.fromkeys("steering guidelines conventions".split(), "reference"),
     # Russian
@@ -71,6 +88,13 @@ FOLDER_WORDS = {
     **dict.fromkeys("plany".split(), "plan"),
     **dict.fromkeys("инциденты постмортемы".split(), "postmortem"),
 }
+# Singular words that name a record folder only under documentation (`docs/analysis/`,
+# `docs/audit/`): in code (`mechanics/audit/`, `utils/analysis/`) they name a module.
+DOC_FOLDER_WORDS = {
+    **dict.fromkeys("analysis audit analiz анализ аудит".split(), "note"),
+    **dict.fromkeys("context kontekst контекст".split(), "reference"),
+}
+DOC_ROOTS = frozenset(["docs", "doc", "documentation", "wiki", "notes"])
 # Words that make a hidden folder of no known tool worth entering (`.context/`, `.agent-os/`).
 HIDDEN_WORDS = frozenset(
     "memory memories context agent agents ai llm notes docs knowledge wiki journal devlog "
@@ -103,6 +127,7 @@ SITE_DIRS = frozenset(["_posts", "posts", "blog", "_drafts", "content", "website
 _CAMEL_RE = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 _SPLIT_RE = re.compile(r"[-_. ]+")
 _DATED_NAME_RE = re.compile(r"^(?:\d{4}[-_.]?\d{2}[-_.]?\d{2})(?!\d)")
+_DATED_TAIL_RE = re.compile(r"(?<![0-9])[-_.]20\d{2}[-_.]\d{2}[-_.]\d{2}$")
 
 
 def is_template(stem: str) -> bool:
@@ -110,6 +135,19 @@ def is_template(stem: str) -> bool:
     `ADR-0000-template` — a short name with the word; `skill-not-a-template` is prose."""
     words = [word for word in stem.strip("_-").split("-") if word]
     return ("template" in words and len(words) <= 3) or stem.strip("_-") == "templates"
+
+
+def in_template_folder(folders: list[str]) -> bool:
+    """Whether a path's folders hold a form's folder (`templates/`, `ISSUE_TEMPLATE/`,
+    `adr-templates/`); `prompt-templates-lifecycle/` is an initiative about templates."""
+    return any(_form_folder(folder) for folder in folders)
+
+
+@functools.lru_cache(maxsize=4096)
+def _form_folder(name: str) -> bool:
+    """Whether one folder name is a form folder's (asked once per name: 2,000 files in a
+    few hundred folders would otherwise split the same names 13,000 times)."""
+    return is_template(_SPLIT_RE.sub("-", name.lower()))
 
 
 def plain(stem: str) -> str:
@@ -152,10 +190,14 @@ def folder_role(folder: str, stem: str) -> str | None:
 
 @functools.lru_cache(maxsize=4096)
 def _nearest_word(folder: str) -> str | None:
-    """The role a word in the nearest of FOLDER's names gives (camelCase read as `-`)."""
-    for name in reversed(folder.split("/")):
-        for word in _SPLIT_RE.split(_CAMEL_RE.sub("-", name).lower().strip(".")):
-            found = FOLDER_WORDS.get(word)
+    """The role a word in the nearest of FOLDER's names gives (camelCase read as `-`).
+    Under documentation a folder named `analysis` or `audit` keeps analyses or audits; in
+    code it is a module of that name."""
+    names = folder.split("/")
+    for index in range(len(names) - 1, -1, -1):
+        documented = any(name.lower() in DOC_ROOTS for name in names[:index])
+        for word in _SPLIT_RE.split(_CAMEL_RE.sub("-", names[index]).lower().strip(".")):
+            found = FOLDER_WORDS.get(word) or (DOC_FOLDER_WORDS.get(word) if documented else None)
             if found:
                 return found
     return None
@@ -165,5 +207,14 @@ def dated_role(folders: list[str], name: str) -> str | None:
     """A Markdown file whose name starts with a date (`2025-03-02-deploy.md`) is a journal
     entry wherever it is kept, web-site posts aside."""
     if SITE_DIRS & set(folders) or not _DATED_NAME_RE.match(name):
+        return None
+    return "log-entry"
+
+
+def dated_tail_role(folders: list[str], name: str) -> str | None:
+    """A Markdown file whose name ends with a full date (`session-review-2025-10-01.md`) is
+    a journal entry too (people date records, not guides), once its name words have said
+    nothing (`migration-report-2025-01-08.md` is a report); web-site posts aside."""
+    if SITE_DIRS & set(folders) or not _DATED_TAIL_RE.search(name.rsplit(".", 1)[0]):
         return None
     return "log-entry"

@@ -18,7 +18,9 @@ from project_corpus.importer.folders import TOOLING_HIDDEN
 from project_corpus.importer.folders import agent_dir_role
 from project_corpus.importer.folders import bank_role
 from project_corpus.importer.folders import dated_role
+from project_corpus.importer.folders import dated_tail_role
 from project_corpus.importer.folders import folder_role
+from project_corpus.importer.folders import in_template_folder
 from project_corpus.importer.folders import is_template
 from project_corpus.importer.folders import memory_hidden
 from project_corpus.importer.folders import plain
@@ -153,7 +155,7 @@ GENERATED_DIRS = frozenset(
     ["_build", "_site", "apidocs", "api-docs", "javadoc", "typedoc", "doxygen", "htmlcov"]
 )
 BRIEF_STEMS = frozenset(["projectbrief", "project-brief", "brief", "project-overview"])
-OVERVIEW_STEMS = frozenset(["overview", "vision", "prd", "about", "project"])
+OVERVIEW_STEMS = frozenset(["overview", "vision", "prd", "about", "project", "idea"])
 REFERENCE_STEMS = frozenset(
     ["architecture", "conventions", "glossary", "lessons-learned", "learnings", "memory", "skill"]
 )
@@ -199,7 +201,7 @@ def role(path: str) -> str | None:
     parts = lower.split("/")
     folders = parts[:-1]
     stem = plain(stem_key(path.rsplit("/", 1)[-1]))
-    if is_template(stem) or any("template" in folder for folder in folders):
+    if is_template(stem) or in_template_folder(folders):
         return None  # a blank form to fill in (`templates/`, `ISSUE_TEMPLATE/`), not memory
     rules = (_memory_bank, _spec, tool_role, _rules, _decisions, _logs, _todos, _postmortem)
     for rule in rules:
@@ -213,6 +215,7 @@ def role(path: str) -> str | None:
         or folder_role(path.rpartition("/")[0], stem)
         or dated_role(folders, name)
         or name_role(folders, stem)
+        or dated_tail_role(folders, name)
         or agent_dir_role(folders)
         or _key_document(folders, name)
     )

@@ -8,6 +8,7 @@ as its original's name. Pure: a kebab stem in, a role out.
 
 from __future__ import annotations
 
+import functools
 import re
 
 # A language suffix before the extension: `.ru`, `.zh-cn`, `.pt-br`, `.zh-hans` (ISO 639-1
@@ -20,6 +21,11 @@ _LANGUAGE_RE = re.compile(r"\.(?:" + "|".join(_LANGUAGES) + r")(?:-[a-z]{2,4})?$
 # Trailing parts that say nothing of the kind: a number, a date's parts, an export's hash.
 _TAIL_RE = re.compile(r"^(?:\d+|v\d+|[0-9a-f]{6,}|final|draft|old|new|copy)$")
 _HASHLIKE_RE = re.compile(r"\d")
+# Month names ending a dated name (`improvements-sept-2025`): part of the date, not the kind.
+_MONTHS = frozenset(
+    "jan feb mar apr jun jul aug sep sept oct nov january february march april june july "
+    "august september october november december".split()
+)
 
 # A file-name word (first or last of its words) and the role of the file.
 NAME_WORDS = {
@@ -40,17 +46,31 @@ NAME_WORDS = {
         "todo-file",
     ),
     **dict.fromkeys(
-        "adr adrs decision decisions resheniya reshenij reshenie resheniy решения решение".split(),
+        "adr adrs rfc decision decisions resheniya reshenij reshenie resheniy решения "
+        "решение".split(),
         "decision",
     ),
     **dict.fromkeys("roadmap".split(), "roadmap"),
-    **dict.fromkeys("plan plans plany план планы".split(), "plan"),
+    **dict.fromkeys("plan plans plany план планы prd".split(), "plan"),
     **dict.fromkeys("notes scratchpad zametki заметки".split(), "log-file"),
-    **dict.fromkeys("lessons learnings".split(), "note"),
+    **dict.fromkeys("lessons learnings findings".split(), "note"),
     **dict.fromkeys("story".split(), "todo-item"),
-    **dict.fromkeys("postmortem postmortems incident incidents инцидент".split(), "postmortem"),
+    **dict.fromkeys(
+        "postmortem postmortems incident incidents rca инцидент разбор razbor".split(), "postmortem"
+    ),
+    **dict.fromkeys("debrief recap writeup retro ретро".split(), "note"),
+    **dict.fromkeys("proposal sprint спринт".split(), "plan"),
     **dict.fromkeys("status sostoyanie статус состояние".split(), "note"),
 }
+# Last words that name a record of work on the project when something precedes them
+# (`auth-flow-fixes`, `pr-1245-summary`, `root-cause-analysis`): alone (`SUMMARY.md`, a book's
+# table of contents; `analysis.md`) they name nothing.
+WORK_WORDS = dict.fromkeys(
+    "summary fix fixes fixed analysis investigation thoughts progress solution "
+    "improvements review issue "
+    "svodka analiz ispravlenie сводка анализ исправление".split(),
+    "note",
+)
 # Two-word names, wherever they stand in the file name.
 NAME_PAIRS = {
     "dorozhnaya-karta": "roadmap",
@@ -75,15 +95,24 @@ FIXTURE_DIRS = frozenset(
     "manual content site website blog posts _posts commands prompts api reference references "
     "generated src lib pkg cmd".split()
 )
+# Words that make any folder a fixture's (`bad-examples/`, `test-fixtures/`).
+_FIXTURE_WORDS = frozenset("fixtures fixture examples samples mocks testdata".split())
 # Words that count first too: a decision, a roadmap or a plan is often named kind first
 # (`adr-…`, `plan-…`), and Russian puts the head noun first (`otchet-o-zapuske`,
 # `журнал-сборок`); other words count last only (`…-log`, `…-requests`).
 _LEADING = frozenset(
     "adr adrs decision decisions resheniya reshenij reshenie resheniy решения решение roadmap "
-    "plan plans plany план планы zhurnal журнал dnevnik дневник reestr реестр otchet otchety "
+    "prd rfc sprint спринт razbor разбор plan plans plany план планы zhurnal журнал dnevnik "
+    "дневник reestr реестр otchet otchety "
     "otchyot отчет отчёт отчеты отчёты itogi итоги zametki заметки zadachi задачи beklog бэклог "
     "беклог".split()
 )
+
+
+@functools.lru_cache(maxsize=4096)
+def _fixture_folder(name: str) -> bool:
+    """Whether a folder's name holds a fixture word (`bad-examples`); asked once per name."""
+    return bool(_FIXTURE_WORDS & set(re.split(r"[-_.]", name)))
 
 
 def without_language(stem: str) -> str:
@@ -93,7 +122,7 @@ def without_language(stem: str) -> str:
 
 def name_role(folders: list[str], stem: str) -> str | None:
     """The role the words of a file's own (kebab) name give it, or None."""
-    if FIXTURE_DIRS & set(folders):
+    if FIXTURE_DIRS & set(folders) or any(_fixture_folder(f) for f in folders):
         return None
     words = _words(stem)
     if not words:
@@ -102,7 +131,8 @@ def name_role(folders: list[str], stem: str) -> str | None:
     for pair, found in NAME_PAIRS.items():
         if joined == pair or joined.startswith(pair + "-") or f"-{pair}" in joined:
             return found
-    last = NAME_WORDS.get(words[-1])
+    alone = stem == words[0]  # `SUMMARY.md`; `summary-2025-01-08.md` is a dated record
+    last = NAME_WORDS.get(words[-1]) or (None if alone else WORK_WORDS.get(words[-1]))
     if last:
         return last
     return NAME_WORDS.get(words[0]) if words[0] in _LEADING else None
@@ -111,12 +141,16 @@ def name_role(folders: list[str], stem: str) -> str | None:
 def _words(stem: str) -> list[str]:
     """The words of a stem, its meaningless tail (numbers, dates, hashes) dropped."""
     words = [word for word in re.split(r"[-_. ]+", stem) if word]
-    while words and _TAIL_RE.match(words[-1]) and _is_tail(words[-1]):
+    while words and _is_tail(words[-1]):
         words.pop()
     return words
 
 
 def _is_tail(word: str) -> bool:
     """A number, a version or a hash (hex with a digit in it), not a hex-looking word
-    (`facade`)."""
+    (`facade`); a month's name."""
+    if word in _MONTHS:
+        return True
+    if not _TAIL_RE.match(word):
+        return False
     return bool(_HASHLIKE_RE.search(word)) or word in ("final", "draft", "old", "new", "copy")

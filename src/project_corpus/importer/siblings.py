@@ -28,9 +28,10 @@ BOILERPLATE = frozenset(
 )
 INDEX_STEMS = frozenset(["readme", "index", "-index", "toc"])
 # A record's name: a number of three or more digits (`017-…`), an upper-case ID (`ADR-12-…`,
-# `AOA-Q-AGON-0001-…`), a zero-padded one (`story-007`), a date. `page-17` is a page.
+# `AOA-Q-AGON-0001-…`, `DESIGN001-…`), a zero-padded one (`story-007`), a date. `page-17` is a page.
 _RECORD_RE = re.compile(
-    r"^(?:\d{3,}|[A-Z][A-Z0-9]*(?:-[A-Z0-9]+)*-\d{2,}|(?:[a-z]+-)+0\d{2,}|\d{4}-?\d{2}-?\d{2})"
+    r"^(?:\d{3,}|[A-Z][A-Z0-9]*(?:-[A-Z0-9]+)*-\d{2,}|[A-Z]{2,}\d{3,}|(?:[a-z]+-)+0\d{2,}"
+    r"|\d{4}-?\d{2}-?\d{2})"
     r"(?:[-_. ]|$)"
 )
 STATUS_DIRS = frozenset(
@@ -58,7 +59,9 @@ def view(claimed: list[tuple[str, str]], unclaimed: list[tuple[str, str]]) -> di
     here: dict[str, list[bool]] = {}  # folder -> a record? per Markdown file directly in it
     below: dict[str, list[bool]] = {}  # folder -> claimed? per Markdown file at any depth
     flagged = [(p, r in RECORD_ROLES, True) for p, r in [*claimed, *roles.items()]]
-    for path, record, is_claimed in flagged + [(p, False, False) for p, _ in rest]:
+    # A folder's index describes it: it never counts against the memory share.
+    plain = [(p, False, False) for p, s in rest if s not in INDEX_STEMS]
+    for path, record, is_claimed in flagged + plain:
         folder = path.rpartition("/")[0]
         here.setdefault(folder, []).append(record)
         for parent in _parents(folder):
@@ -66,9 +69,9 @@ def view(claimed: list[tuple[str, str]], unclaimed: list[tuple[str, str]]) -> di
     for path, stem in rest:
         folder = path.rpartition("/")[0]
         if stem in INDEX_STEMS:
-            beside = bool(folder) and _mostly(below[folder], 2)
+            beside = bool(folder) and _mostly(below.get(folder, []), 2)
         else:
-            beside = _mostly(here[folder], MIN_RECORDS)
+            beside = _mostly(here.get(folder, []), MIN_RECORDS)
         if beside:
             roles[path] = "reference"
     return roles
