@@ -60,7 +60,7 @@ def run_import(
     rendered, left = _render_all(docs, sources, left, project_id)
     kept, limited = within_limits(docs, rendered)
     left += limited
-    files = {d.target: rendered[d.target].text.encode("utf-8") for d in kept}
+    files = {d.target: rendered[d.target].data for d in kept}
     files.update(_scaffold(project_id, name, files))
     if _owner_agents(resolved, record):
         del files["AGENTS.md"]
