@@ -195,9 +195,13 @@ def action_steps(r: Runner) -> None:
         "INPUT_EVAL_DATASET": str(r.root / "eval-copy.json"),
     }
     src = Path(r.env["PYTHONPATH"]) / "project_corpus"
-    # Where each tree holds the Action's logic: `action.py`, then `github_action.py`, now
-    # `github/action.py`.
-    modules = {"github/action.py": "github.action", "github_action.py": "github_action"}
+    # Where each tree holds the Action's logic: `action.py`, then `github_action.py`, then
+    # `github/action.py`, now `adapters/github/action.py`.
+    modules = {
+        "adapters/github/action.py": "adapters.github.action",
+        "github/action.py": "github.action",
+        "github_action.py": "github_action",
+    }
     module = next((m for f, m in modules.items() if (src / f).exists()), "action")
     for step in ("doctor", "candidates", "eval", "finish", "fail", "nope"):
         r.run(f"action {step}", step, module=f"project_corpus.{module}", env=env)

@@ -28,7 +28,8 @@ from tests.test_structure import LAYERS  # noqa: E402 (the repository root is on
 
 def role(name: str) -> str:
     """The first phrase of stage NAME's docstring ("planned" when it does not exist yet)."""
-    path = SRC / f"{name}.py" if name.startswith("__") else SRC / name / "__init__.py"
+    folder = SRC.joinpath(*name.split("."))
+    path = SRC / f"{name}.py" if name.startswith("__") else folder / "__init__.py"
     if not path.exists():
         return "planned"
     doc = ast.get_docstring(ast.parse(path.read_text(encoding="utf-8"))) or ""
@@ -36,7 +37,7 @@ def role(name: str) -> str:
 
 
 def shown(name: str) -> str:
-    return f"{name}.py" if name.startswith("__") else f"{name}/"
+    return f"{name}.py" if name.startswith("__") else f"{name.replace('.', '/')}/"
 
 
 def drawing() -> str:

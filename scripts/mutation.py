@@ -104,7 +104,7 @@ TARGETS = {
         ),
     ),
     "outfile": Target(
-        "cli/outfile.py",
+        "adapters/cli/outfile.py",
         ("tests/hostile/test_write_guards.py", "tests/hostile/test_output_path.py"),
     ),
     "candidate": Target(

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from project_corpus.cli import main
+from project_corpus.adapters.cli import main
 
 REPO = Path(__file__).resolve().parent.parent
 FIXTURES = REPO / "fixtures"

@@ -18,11 +18,11 @@ from pathlib import Path
 
 import pytest
 
+from project_corpus.adapters.mcp_server import grant_file
 from project_corpus.core import records
 from project_corpus.core import timeparse
 from project_corpus.corpus import policy
 from project_corpus.doctor import baseline
-from project_corpus.mcp_server import grant_file
 from project_corpus.review import git as review_git
 from tests.conftest import MakeCorpus
 from tests.conftest import Run

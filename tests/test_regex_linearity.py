@@ -20,7 +20,10 @@ from pathlib import Path
 
 import pytest
 
-from project_corpus.cli import lint_commands
+from project_corpus.adapters.cli import lint_commands
+from project_corpus.adapters.lsp import diagnostics as lsp_diagnostics
+from project_corpus.adapters.lsp import fixes as lsp_fixes
+from project_corpus.adapters.mcp_server import grant_file
 from project_corpus.core import records as models
 from project_corpus.core import timeparse
 from project_corpus.corpus import markdown
@@ -45,9 +48,6 @@ from project_corpus.importer import names as import_names
 from project_corpus.importer import render as import_render
 from project_corpus.importer import sections as import_sections
 from project_corpus.importer import shapes as import_shapes
-from project_corpus.lsp import diagnostics as lsp_diagnostics
-from project_corpus.lsp import fixes as lsp_fixes
-from project_corpus.mcp_server import grant_file
 from project_corpus.output import escape
 from project_corpus.output import sarif
 from project_corpus.retrieval import markers
@@ -343,14 +343,14 @@ PATTERNS: dict[str, list[tuple[Run, tuple[Make, ...]]]] = {
         )
     ],
     "output.sarif.HEADING_RE": [(run_of(sarif.HEADING_RE), attacks(repeat("#", " x\n")))],
-    "lsp.diagnostics.TOKEN_RE": [
+    "adapters.lsp.diagnostics.TOKEN_RE": [
         (run_of(lsp_diagnostics.TOKEN_RE), attacks(repeat("a`"), repeat("x(")))
     ],
-    "lsp.diagnostics.QUOTED_RE": [
+    "adapters.lsp.diagnostics.QUOTED_RE": [
         (run_of(lsp_diagnostics.QUOTED_RE), attacks(repeat("'a"), repeat("'")))
     ],
-    "lsp.diagnostics.LEAD_RE": [(run_of(lsp_diagnostics.LEAD_RE), attacks(repeat(" \t")))],
-    "lsp.fixes.MISSING_RE": [
+    "adapters.lsp.diagnostics.LEAD_RE": [(run_of(lsp_diagnostics.LEAD_RE), attacks(repeat(" \t")))],
+    "adapters.lsp.fixes.MISSING_RE": [
         (run_of(lsp_fixes.MISSING_RE), attacks(repeat("x", "\n", "missing ")))
     ],
     "retrieval.markers._MARKUP_RE": [
@@ -405,7 +405,7 @@ PATTERNS: dict[str, list[tuple[Run, tuple[Make, ...]]]] = {
     ],
     "retrieval.text.CYRILLIC_RE": [(run_of(text.CYRILLIC_RE), attacks(repeat("я")))],
     "retrieval.text.LATIN_RE": [(run_of(text.LATIN_RE), attacks())],
-    "cli.lint_commands.with_root()": [
+    "adapters.cli.lint_commands.with_root()": [
         (
             lambda s: lint_commands.with_root(s, "mem"),
             attacks(repeat("`project-corpus ROOT"), repeat("`project-corpus ROOTROOT` ")),
@@ -420,7 +420,7 @@ PATTERNS: dict[str, list[tuple[Run, tuple[Make, ...]]]] = {
     "core.timeparse._DATE_RE": [(run_of(timeparse._DATE_RE), attacks(repeat("2026-01-01")))],
     "core.timeparse.STRICT_UTC_RE": [(run_of(timeparse.STRICT_UTC_RE), attacks(repeat("0-")))],
     "core.records.SHA256_RE": [(run_of(models.SHA256_RE), attacks(repeat("0a")))],
-    "mcp_server.grant_file._IDENTITY_RE": [
+    "adapters.mcp_server.grant_file._IDENTITY_RE": [
         (run_of(grant_file._IDENTITY_RE), attacks(repeat("0:")))
     ],
     "importer.artifacts.CHECK_RE": [

@@ -15,7 +15,8 @@ SRC = Path(__file__).resolve().parent.parent / "src" / "project_corpus"
 PACKAGE = "project_corpus"
 # The stages from the bottom up (docs/architecture.md): a module may import its own stage and
 # the stages below it, never one above.
-# `importer` (#33) and `lsp` (#37) are named before they exist: their ranks are decided here.
+# The adapters (the ways in) share one room, `adapters/`, and keep their ranks inside it: the
+# command line starts the servers, never the other way round.
 LAYERS = (
     ("core",),
     ("corpus",),
@@ -24,14 +25,15 @@ LAYERS = (
     ("review", "importer"),
     ("output", "evaluate"),
     ("workspace",),
-    ("mcp_server", "github", "lsp"),
-    ("cli",),
+    ("adapters.mcp_server", "adapters.github", "adapters.lsp"),
+    ("adapters.cli",),
     ("__main__", "__init__"),
 )
 RANK = {name: rank for rank, names in enumerate(LAYERS) for name in names}
-# One stage package per name in LAYERS, nothing loose beside them (docs/decisions.md, "Fifteen
+RANK["adapters"] = RANK["adapters.mcp_server"]  # the room's own __init__ imports nothing
+# One stage package per name in LAYERS, nothing loose beside them (docs/decisions.md, "Twelve
 # top-level packages").
-MAX_TOP_LEVEL = 15
+MAX_TOP_LEVEL = 12
 MAX_FUNCTION_LINES = 40
 MAX_MODULE_LINES = 400
 
@@ -71,6 +73,8 @@ def imports_of(name: str) -> Iterator[str]:
 
 def stage(name: str) -> str:
     parts = name.split(".")
+    if len(parts) > 2 and parts[1] == "adapters":
+        return f"adapters.{parts[2]}"
     return parts[1] if len(parts) > 1 else "__init__"
 
 
@@ -82,7 +86,10 @@ def test_every_top_level_entry_is_a_stage_of_the_layers() -> None:
         or (p.is_dir() and (p / "__init__.py").exists())
     ]
     assert len(entries) <= MAX_TOP_LEVEL, sorted(entries)
-    assert {Path(e).stem for e in entries} <= set(RANK) - {"__main__", "__init__"}
+    assert {Path(e).stem for e in entries} <= {n.split(".")[0] for n in RANK} - {
+        "__main__",
+        "__init__",
+    }
     assert all(entry == Path(entry).stem for entry in entries)  # packages, no loose module
 
 
@@ -199,7 +206,10 @@ def test_each_stages_tests_are_in_its_own_folder() -> None:
     loose = {path.name for path in tests.glob("test_*.py")}
     assert loose <= REPOSITORY_TESTS, sorted(loose - REPOSITORY_TESTS)
     folders = {p.name for p in tests.iterdir() if p.is_dir() and any(p.glob("test_*.py"))}
-    stages = set(RANK) - {"__main__", "__init__"}
+    # An adapter's tests are in a folder of its own name (`tests/cli/`, not `tests/adapters/cli/`).
+    stages = {name for name in RANK if name not in {"__main__", "__init__", "adapters"}}
+    leaves = {name.rpartition(".")[2]: name for name in stages}
     # Every folder is a stage (or one of the cross-cutting suites), every existing stage has one.
-    assert folders <= stages | {"hostile", "trust"}, sorted(folders - stages)
-    assert {stage for stage in stages if (SRC / stage).is_dir()} <= folders
+    assert folders <= set(leaves) | {"hostile", "trust"}, sorted(folders - set(leaves))
+    existing = {leaf for leaf, name in leaves.items() if SRC.joinpath(*name.split(".")).is_dir()}
+    assert existing <= folders

@@ -14,7 +14,10 @@ with no options, then `context doctor`. Reported per repository:
   repository's files byte for byte. Prose is every non-blank line but the structure import
   adds: the title H1, the metadata lines before the first `## `, Protocol `## ` headings and
   the line `NONE`;
-- `picked`: the share of `memory_files` that import turned into at least one document.
+- `picked`: the share of `memory_files` that import turned into at least one document
+  (recall);
+- `precision`: the share of the files import used that are in `memory_files` (`extra` lists
+  the others).
 
 Exit status 0 (a report, not a gate); 2 when no repository is found.
 """
@@ -104,6 +107,7 @@ def measure(folder: Path, scratch: Path) -> dict[str, object]:
             "fail": None,
             "verbatim": None,
             "picked": 0.0,
+            "precision": None,
             "error": imported.stderr[:500],
         }
     result = json.loads(imported.stdout)
@@ -126,20 +130,23 @@ def measure(folder: Path, scratch: Path) -> dict[str, object]:
         "picked": round(100 * sum(1 for p in named if p in used) / len(named), 2)
         if named
         else 100.0,
+        "precision": round(100 * len(used & set(named)) / len(used), 2) if used else 100.0,
+        "used": len(used),
         "missed": sorted(p for p in named if p not in used),
+        "extra": sorted(used - set(named)),
     }
 
 
 def table(rows: list[dict[str, object]]) -> str:
     lines = [
-        "| repository | exit | FAIL | verbatim % | picked % | documents |",
-        "|---|---|---|---|---|---|",
+        "| repository | exit | FAIL | verbatim % | picked % | precision % | documents |",
+        "|---|---|---|---|---|---|---|",
     ]
     for row in rows:
         fail = "-" if row["fail"] is None else row["fail"]
         lines.append(
             f"| {row['name']} | {row['exit']} | {fail} | {row['verbatim']} | {row['picked']} "
-            f"| {row.get('documents', '-')} |"
+            f"| {row.get('precision', '-')} | {row.get('documents', '-')} |"
         )
     return "\n".join(lines)
 

@@ -28,7 +28,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args == ["--version"]:
         sys.stdout.write(f"project-corpus {__version__}\n")
         return 0
-    from project_corpus.cli.app import main as cli_main
+    from project_corpus.adapters.cli.app import main as cli_main
 
     return cli_main(args)
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 import project_corpus
-from project_corpus.cli import main
+from project_corpus.adapters.cli import main
 from project_corpus.core.errors import ERRORS
 from project_corpus.core.errors import ContextError
 from tests.conftest import MakeCorpus

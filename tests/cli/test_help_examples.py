@@ -12,9 +12,9 @@ from pathlib import Path
 import click
 import pytest
 
-from project_corpus.cli.app import cli as root_group
-from project_corpus.cli.app import main
-from project_corpus.cli.examples import EXAMPLES
+from project_corpus.adapters.cli.app import cli as root_group
+from project_corpus.adapters.cli.app import main
+from project_corpus.adapters.cli.examples import EXAMPLES
 from project_corpus.core.about import DOCS_URL
 from tests.conftest import Run
 

@@ -43,7 +43,7 @@ def test_every_check_says_how_to_fix_it() -> None:
 
 # Modules whose strings describe commands rather than tell a person what to run: the MCP
 # tools' descriptions and the generated docs' headers.
-DESCRIPTIONS = ("mcp_server/tools.py", "output/docs.py")
+DESCRIPTIONS = ("adapters/mcp_server/tools.py", "output/docs.py")
 
 
 def _hint_strings() -> list[tuple[str, str]]:

@@ -113,5 +113,7 @@ def test_version_and_doctor_import_no_stemmer_and_no_sqlite(
     stemmer = {"Stemmer"} if HAS_PYSTEMMER else {"snowballstemmer"}
     assert stemmer <= set(imports["context query"])
     assert imports["--version"] == sorted(
-        m for m in imports["--version"] if not m.startswith(("click", "project_corpus.cli"))
+        m
+        for m in imports["--version"]
+        if not m.startswith(("click", "project_corpus.adapters.cli"))
     )

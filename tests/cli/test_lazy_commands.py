@@ -8,8 +8,8 @@ import sys
 
 import click
 
-from project_corpus.cli.app import LazyGroup
-from project_corpus.cli.app import cli
+from project_corpus.adapters.cli.app import LazyGroup
+from project_corpus.adapters.cli.app import cli
 
 
 def groups() -> list[LazyGroup]:

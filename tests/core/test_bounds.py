@@ -59,7 +59,7 @@ def option(command: click.Command, name: str) -> click.Parameter:
 
 
 def test_the_cli_options_read_the_bounds() -> None:
-    from project_corpus.cli import context_commands
+    from project_corpus.adapters.cli import context_commands
 
     for command, name, bounds in (
         (context_commands.query, "limit", BOUNDS.limit),
@@ -73,8 +73,8 @@ def test_the_cli_options_read_the_bounds() -> None:
 
 
 def test_the_mcp_schemas_read_the_bounds() -> None:
-    from project_corpus.mcp_server.tools import TOOLS
-    from project_corpus.mcp_server.tools import input_schema
+    from project_corpus.adapters.mcp_server.tools import TOOLS
+    from project_corpus.adapters.mcp_server.tools import input_schema
 
     for tool, key, bounds in (
         ("corpus.context_query", "limit", BOUNDS.limit),

@@ -137,6 +137,7 @@ def test_every_selection_reason_of_the_real_world_questions_matches_the_schema()
         "adjacent_terms",
         "decision_section",
         "document_score",
+        "label_line",
     } <= seen
 
 

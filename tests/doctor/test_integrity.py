@@ -91,8 +91,8 @@ def test_the_three_situations_in_json_text_and_sarif(example: Path, cli: Cli) ->
 def test_the_three_situations_in_the_mcp_doctor_tool(example: Path) -> None:
     from mcp import Client
 
-    from project_corpus.mcp_server import server as mcp_server
-    from project_corpus.mcp_server import trust
+    from project_corpus.adapters.mcp_server import server as mcp_server
+    from project_corpus.adapters.mcp_server import trust
 
     expected = three_situations(example)
     grant = str(trust.grant(example, ["mcp.stdio", "corpus.context"])["path"])

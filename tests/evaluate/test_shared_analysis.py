@@ -17,11 +17,11 @@ from hypothesis import given
 from hypothesis import settings
 from hypothesis import strategies as st
 
+from project_corpus.adapters.mcp_server import tools as mcp_tools
 from project_corpus.core.errors import ContextError
 from project_corpus.core.records import Corpus
 from project_corpus.corpus.snapshot import collect
 from project_corpus.evaluate import evaluate_dataset
-from project_corpus.mcp_server import tools as mcp_tools
 from project_corpus.retrieval import analysis as analysis_module
 from project_corpus.retrieval.analysis import Analysis
 from project_corpus.retrieval.analysis import analyse

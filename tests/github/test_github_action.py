@@ -14,8 +14,8 @@ import pytest
 import yaml
 from jsonschema.validators import validator_for
 
-from project_corpus.github import action
-from project_corpus.github import views
+from project_corpus.adapters.github import action
+from project_corpus.adapters.github import views
 from project_corpus.output.escape import markdown_cell
 from tests.conftest import copy_fixture
 from tests.conftest import valid_candidate
@@ -462,7 +462,7 @@ def test_module_runs_as_a_script(gha: Runner) -> None:
     out = gha.temp / "out"
     env = {**os.environ, **gha.env, "GITHUB_OUTPUT": str(out), "DOCTOR_EXIT_CODE": "1"}
     run = subprocess.run(
-        [sys.executable, "-m", "project_corpus.github.action", "finish"],
+        [sys.executable, "-m", "project_corpus.adapters.github.action", "finish"],
         env=env,
         capture_output=True,
         text=True,
@@ -521,11 +521,15 @@ def test_every_run_step_has_a_shell_and_no_expression() -> None:
 def test_every_python_step_is_a_known_action_step() -> None:
     run = [str(step.get("run", "")) for step in steps()]
     named = {
-        m for text in run for m in re.findall(r"-m project_corpus\.github\.action (\w+)", text)
+        m
+        for text in run
+        for m in re.findall(r"-m project_corpus\.adapters\.github\.action (\w+)", text)
     }
     assert named == {"doctor", "review", "candidates", "eval", "finish", "fail"}
     for step in steps():
-        found = re.findall(r"-m project_corpus\.github\.action (\w+)", str(step.get("run", "")))
+        found = re.findall(
+            r"-m project_corpus\.adapters\.github\.action (\w+)", str(step.get("run", ""))
+        )
         assert len(found) <= 1
         for name in found:
             assert name in action.STEPS

@@ -32,12 +32,12 @@ from typing import NamedTuple
 
 import pytest
 
+from project_corpus.adapters.lsp import diagnostics
 from project_corpus.core.bounds import Bounds
 from project_corpus.corpus.snapshot import collect
 from project_corpus.doctor import memory_doctor
 from project_corpus.index.store import build_index
 from project_corpus.index.store import load_verified
-from project_corpus.lsp import diagnostics
 from project_corpus.retrieval.bundle import compile_bundle
 from project_corpus.retrieval.rank import query_corpus
 from project_corpus.review import memory_review
@@ -282,7 +282,7 @@ def _doctor(root: Path) -> None:
 
 def _doctor_text(root: Path) -> None:
     """`context doctor ROOT --format text`, as the pre-commit hook runs it."""
-    from project_corpus.cli.app import main
+    from project_corpus.adapters.cli.app import main
 
     with contextlib.redirect_stdout(io.StringIO()):
         main(["context", "doctor", str(root), "--format", "text"])
@@ -374,11 +374,11 @@ LIMITS: dict[str, tuple[str, ...] | str] = {
     "core.limits.MAX_LISTING_BYTES": "a bound on one `git ls-tree` listing, read once",
     "core.limits.MAX_NAMED_BYTES": ("named blobs",),
     "doctor.baseline.MAX_LINE": "a bound on one baseline entry's line number (a value)",
-    "github.views.MAX_ROWS": "rows of a job summary (output)",
-    "github.views.MAX_SECTION_BYTES": "bytes of a job summary (output)",
+    "adapters.github.views.MAX_ROWS": "rows of a job summary (output)",
+    "adapters.github.views.MAX_SECTION_BYTES": "bytes of a job summary (output)",
     "core.limits.MAX_GRANT_BYTES": "a trust grant is parsed once by `tomllib`",
-    "lsp.documents.MAX_CLIMB": "folders climbed from a document to its root: a constant",
-    "lsp.projects.MAX_PROJECTS": "warm workspaces a session keeps: a bound on memory, each "
+    "adapters.lsp.documents.MAX_CLIMB": "folders climbed from a document to its root: a constant",
+    "adapters.lsp.projects.MAX_PROJECTS": "warm workspaces a session keeps: a bound on memory, each "
     "project's cost is its corpus (`edits (language server)`)",
     "importer.dates.MAX_GIT_BYTES": "a bound on one `git log` output, read once, parsed linearly",
     "importer.dates.MAX_HEAD_LINES": "lines looked at for a `Date:` line (a constant)",

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from project_corpus.cli import outfile
+from project_corpus.adapters.cli import outfile
 from project_corpus.core.errors import ContextError
 from project_corpus.corpus.snapshot import collect
 from project_corpus.index import store

@@ -244,7 +244,7 @@ def test_sqlite_file_without_our_tables_is_corrupt(make_corpus: MakeCorpus, cli:
 
 
 def _build(root: str) -> int:
-    from project_corpus.cli import main
+    from project_corpus.adapters.cli import main
 
     return main(["context", "build", root])
 
@@ -269,7 +269,7 @@ def test_a_build_killed_mid_way_leaves_the_old_index(make_corpus: MakeCorpus, cl
         "def boom(*a, **k):\n"
         "    os._exit(9)\n"
         "fs.publish = boom\n"
-        "from project_corpus.cli import main\n"
+        "from project_corpus.adapters.cli import main\n"
         f"main(['context', 'build', {str(root)!r}])\n"
     )
     (root / "AGENTS.md").write_text("# Agents\nchanged\n")  # not a source: the index stays valid

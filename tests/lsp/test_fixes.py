@@ -7,13 +7,13 @@ from collections.abc import Sequence
 
 import pytest
 
+from project_corpus.adapters.lsp.diagnostics import by_path
+from project_corpus.adapters.lsp.diagnostics import mark
+from project_corpus.adapters.lsp.fixes import Edit
+from project_corpus.adapters.lsp.fixes import Finding
+from project_corpus.adapters.lsp.fixes import Text
+from project_corpus.adapters.lsp.fixes import fixes
 from project_corpus.corpus.markdown import parse_document
-from project_corpus.lsp.diagnostics import by_path
-from project_corpus.lsp.diagnostics import mark
-from project_corpus.lsp.fixes import Edit
-from project_corpus.lsp.fixes import Finding
-from project_corpus.lsp.fixes import Text
-from project_corpus.lsp.fixes import fixes
 from project_corpus.workspace import Workspace
 from tests.conftest import BASE_FILES
 from tests.conftest import TASK

@@ -6,13 +6,13 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from project_corpus.adapters.lsp.documents import find_root
+from project_corpus.adapters.lsp.documents import portable_path
+from project_corpus.adapters.lsp.navigation import Link
+from project_corpus.adapters.lsp.navigation import at
+from project_corpus.adapters.lsp.navigation import hover
+from project_corpus.adapters.lsp.navigation import links
 from project_corpus.corpus.snapshot import collect
-from project_corpus.lsp.documents import find_root
-from project_corpus.lsp.documents import portable_path
-from project_corpus.lsp.navigation import Link
-from project_corpus.lsp.navigation import at
-from project_corpus.lsp.navigation import hover
-from project_corpus.lsp.navigation import links
 from tests.conftest import BASE_FILES
 from tests.conftest import MakeCorpus
 

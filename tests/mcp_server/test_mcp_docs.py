@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from project_corpus.cli.admin_commands import mcp
+from project_corpus.adapters.cli.admin_commands import mcp
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "mcp.md"
 FENCE_RE = re.compile(

@@ -27,8 +27,8 @@ import anyio
 import click
 import pytest
 
+from project_corpus.adapters.mcp_server import trust
 from project_corpus.core.errors import ERRORS
-from project_corpus.mcp_server import trust
 from tests.conftest import MakeCorpus
 from tests.conftest import Run
 
@@ -150,7 +150,7 @@ def candidate(root: Path, project_id: str = "orbit-cache") -> dict[str, Any]:
 def test_version_imports_no_optional_module() -> None:
     code = (
         "import sys\n"
-        "from project_corpus.cli import main\n"
+        "from project_corpus.adapters.cli import main\n"
         "rc = main(['--version'])\n"
         "print(sorted(m for m in ('mcp', 'anyio', 'yaml', 'jsonschema') if m in sys.modules))\n"
         "raise SystemExit(rc)\n"
@@ -173,7 +173,7 @@ class Missing:
         return None
 
 sys.meta_path.insert(0, Missing())
-from project_corpus.cli import main
+from project_corpus.adapters.cli import main
 raise SystemExit(main(sys.argv[1:]))
 """
 
@@ -260,8 +260,8 @@ def test_refuses_to_start(
 
 
 def test_a_missing_allow_is_hinted(example: Path) -> None:
+    from project_corpus.adapters.mcp_server import server as mcp_server
     from project_corpus.core.errors import ContextError
-    from project_corpus.mcp_server import server as mcp_server
 
     grant = str(grant_file(example))
     with pytest.raises(ContextError) as info:
@@ -292,7 +292,7 @@ def test_root_defaults_to_the_grant_and_errors_name_it(
 def test_protocol_tool_names_on_request(example: Path) -> None:
     from mcp import Client
 
-    from project_corpus.mcp_server import server as mcp_server
+    from project_corpus.adapters.mcp_server import server as mcp_server
 
     grant = str(grant_file(example))
     session, _ = mcp_server.start_session(None, grant, frozenset(BOTH), "protocol")
@@ -344,8 +344,8 @@ def test_refusal_from_a_real_process_leaves_stdout_empty(example: Path) -> None:
     ],
 )
 def test_malformed_arguments(tool: str, arguments: dict[str, Any] | None, code: str) -> None:
+    from project_corpus.adapters.mcp_server import tools as mcp_tools
     from project_corpus.core.errors import ContextError
-    from project_corpus.mcp_server import tools as mcp_tools
 
     with pytest.raises(ContextError) as info:
         mcp_tools.check_arguments(tool, mcp_tools.TOOLS[tool].params, arguments)
@@ -355,8 +355,8 @@ def test_malformed_arguments(tool: str, arguments: dict[str, Any] | None, code: 
 
 @pytest.mark.slow
 def test_input_schemas_are_strict_and_have_no_paths() -> None:
-    from project_corpus.mcp_server import server as mcp_server
-    from project_corpus.mcp_server import tools as mcp_tools
+    from project_corpus.adapters.mcp_server import server as mcp_server
+    from project_corpus.adapters.mcp_server import tools as mcp_tools
 
     assert list(mcp_tools.TOOLS) == PROTOCOL_NAMES
     for name in PROTOCOL_NAMES:
@@ -385,9 +385,9 @@ def test_input_schemas_are_strict_and_have_no_paths() -> None:
 @pytest.mark.slow
 def test_mcp_bounds_equal_the_clis() -> None:
     """The tools' integer bounds and defaults are the CLI options' (one home: core.bounds)."""
-    from project_corpus.cli import context_commands
+    from project_corpus.adapters.cli import context_commands
+    from project_corpus.adapters.mcp_server import server as mcp_server
     from project_corpus.core.bounds import BOUNDS
-    from project_corpus.mcp_server import server as mcp_server
     from project_corpus.retrieval import bundle
     from project_corpus.retrieval import rank
 
@@ -426,10 +426,10 @@ def test_in_process_tools_and_internal_errors(
 ) -> None:
     from mcp import Client
 
+    from project_corpus.adapters.mcp_server import server as mcp_server
+    from project_corpus.adapters.mcp_server import tools as mcp_tools
     from project_corpus.corpus.candidate import validate_candidate
     from project_corpus.corpus.snapshot import collect
-    from project_corpus.mcp_server import server as mcp_server
-    from project_corpus.mcp_server import tools as mcp_tools
     from project_corpus.retrieval.bundle import compile_bundle
 
     session, _ = mcp_server.start_session(str(example), str(grant_file(example)), frozenset(BOTH))
@@ -464,7 +464,7 @@ def test_in_process_handlers_follow_policy_drift(example: Path) -> None:
     from mcp import Client
     from mcp import MCPError
 
-    from project_corpus.mcp_server import server as mcp_server
+    from project_corpus.adapters.mcp_server import server as mcp_server
 
     session, effective = mcp_server.start_session(
         str(example), str(grant_file(example)), frozenset(BOTH)

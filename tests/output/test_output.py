@@ -267,7 +267,7 @@ def test_unknown_format_is_a_usage_error() -> None:
 
 
 def test_the_cli_formats_are_the_renderers() -> None:
-    from project_corpus.cli import lint_commands
+    from project_corpus.adapters.cli import lint_commands
 
     for command in (lint_commands.doctor, lint_commands.candidate_validate):
         option = next(p for p in command.params if p.name == "fmt")
@@ -278,7 +278,7 @@ def test_the_cli_formats_are_the_renderers() -> None:
 def test_every_format_choice_comes_from_the_one_dependency_free_registry() -> None:
     import ast
 
-    from project_corpus.cli.app import cli
+    from project_corpus.adapters.cli.app import cli
     from project_corpus.core import formats
     from project_corpus.output.review import REVIEW_RENDERERS
 
@@ -326,7 +326,7 @@ def test_every_severity_has_a_level_a_command_and_a_schema_entry() -> None:
 
 
 def test_the_action_escapes_with_the_renderers_functions() -> None:
-    from project_corpus.github import views as github_views
+    from project_corpus.adapters.github import views as github_views
 
     assert github_views.escape_data is escape_data
     assert github_views.escape_property is escape_property

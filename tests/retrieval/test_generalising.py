@@ -205,6 +205,15 @@ def test_a_how_many_question_prefers_the_line_with_a_figure(make_corpus: MakeCor
     assert "question_intent:quantity" in top[0].reasons
 
 
+def test_a_figure_in_the_heading_answers_no_how_many_question(make_corpus: MakeCorpus) -> None:
+    notes = "# Queue\n\n## Queue v2 for 2026\n\n- the queue holds waiting jobs\n"
+    top = search(
+        collect(_corpus(make_corpus, {"queue.md": notes})), "how many jobs can the queue hold", 3
+    )
+    assert top[0].item.text == "- the queue holds waiting jobs"
+    assert not any(reason.startswith("question_intent") for reason in top[0].reasons)
+
+
 @pytest.mark.parametrize("label", ["- **Decision**:", "Outcome:", "1. __Verdict__:", "- Решение:"])
 def test_a_line_labelled_as_the_decision_is_one(label: str) -> None:
     assert vocabulary.labels_decision(f"{label} use the native client")
@@ -229,6 +238,10 @@ def test_words_that_only_say_now_are_no_terms(question: str) -> None:
         ("> [!IMPORTANT]", "> Rotate the signing key before the release."),
         ("Next signing step:", "Rotate the signing key before the release."),
         ("The signing key file should be named", "```text\nsigning-key.pem\n```"),
+        (
+            "The signing key is most simply rotated on the release machine by running",
+            "```sh\nrotate --signing-key\n```",
+        ),
         ("**Signing**:", "- rotate the signing key before the release"),
     ],
 )
@@ -263,3 +276,24 @@ def test_a_label_that_says_something_stays_an_answer(make_corpus: MakeCorpus) ->
     root = _corpus(make_corpus, {"notes.md": f"# Notes\n\n{label}\n\n- key rotation\n"})
     texts = [r.item.text for r in search(collect(root), "what state is the exporter in", 5)]
     assert label in texts
+
+
+def test_a_long_paragraph_above_a_code_block_stays_an_answer(make_corpus: MakeCorpus) -> None:
+    text = (
+        "The signing key is rotated by hand on the release machine every quarter by whoever "
+        "cuts the release that week and"
+    )
+    root = _corpus(make_corpus, {"notes.md": f"# Notes\n\n{text}\n\n```sh\nrotate\n```\n"})
+    texts = [r.item.text for r in search(collect(root), "who rotates the signing key", 5)]
+    assert texts[0] == text
+
+
+def test_a_long_label_yields_to_the_list_it_introduces_on_equal_words(
+    make_corpus: MakeCorpus,
+) -> None:
+    label = "The signing key areas are being considered for future development by the team:"
+    root = _corpus(make_corpus, {"notes.md": f"# Notes\n\n{label}\n\n- rotate the signing key\n"})
+    results = search(collect(root), "signing key", 5)
+    assert [r.item.text for r in results[:2]] == ["- rotate the signing key", label]
+    assert "label_line" in results[1].reasons
+    assert "label_line" not in results[0].reasons

@@ -16,9 +16,9 @@ from pathlib import Path
 
 import pytest
 
+from project_corpus.adapters.mcp_server import grant_file
+from project_corpus.adapters.mcp_server import trust
 from project_corpus.core.errors import ContextError
-from project_corpus.mcp_server import grant_file
-from project_corpus.mcp_server import trust
 from tests.conftest import MakeCorpus
 
 MCP = ["corpus.context", "mcp.stdio"]

@@ -13,9 +13,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from project_corpus.adapters.mcp_server import grant_file
+from project_corpus.adapters.mcp_server import trust
 from project_corpus.core.errors import ContextError
-from project_corpus.mcp_server import grant_file
-from project_corpus.mcp_server import trust
 from tests.conftest import Run
 
 POLICY = """\

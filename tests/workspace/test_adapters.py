@@ -15,10 +15,10 @@ import click
 import pytest
 
 import project_corpus
-from project_corpus.cli.app import context
-from project_corpus.cli.app import main
+from project_corpus.adapters.cli.app import context
+from project_corpus.adapters.cli.app import main
+from project_corpus.adapters.mcp_server.tools import TOOLS
 from project_corpus.corpus import roots
-from project_corpus.mcp_server.tools import TOOLS
 from project_corpus.workspace import Workspace
 
 # What an adapter may import besides the CLI's own helpers: the front door and renderers.
@@ -51,7 +51,7 @@ def imported_names(node: ast.AST) -> set[str]:
         alias.name
         for found in ast.walk(node)
         if isinstance(found, ast.ImportFrom)
-        and not (found.module or "").startswith("project_corpus.cli")
+        and not (found.module or "").startswith("project_corpus.adapters.cli")
         for alias in found.names
     }
 
@@ -65,7 +65,7 @@ def context_commands() -> list[click.Command]:
 def test_the_workspace_lives_outside_the_mcp_package() -> None:
     module = project_corpus.Workspace.__module__
     assert module == "project_corpus.workspace.door"
-    assert not module.startswith("project_corpus.mcp_server")
+    assert not module.startswith("project_corpus.adapters.mcp_server")
 
 
 @pytest.mark.parametrize("command", context_commands(), ids=lambda c: c.name or "")
@@ -90,7 +90,7 @@ def test_every_mcp_tool_is_one_workspace_call(name: str) -> None:
 def test_no_module_imports_a_second_query_path() -> None:
     src = Path(project_corpus.__file__).parent
     assert not (src / "retrieval" / "entry.py").exists()
-    assert not (src / "mcp_server" / "workspace.py").exists()
+    assert not (src / "adapters" / "mcp_server" / "workspace.py").exists()
     for name in ("run_query", "run_bundle", "QueryRequest", "BundleRequest"):
         assert not hasattr(project_corpus, name)
     texts = [path.read_text(encoding="utf-8") for path in sorted(src.rglob("*.py"))]
@@ -144,7 +144,7 @@ READERS = ("corpus.fs", "corpus.inputs", "corpus.snapshot", "corpus.required", "
 
 
 def test_the_command_line_reads_no_file_and_composes_no_pipeline() -> None:
-    cli_dir = Path(project_corpus.__file__).parent / "cli"
+    cli_dir = Path(project_corpus.__file__).parent / "adapters" / "cli"
     found = []
     for path in sorted(cli_dir.glob("*.py")):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):

@@ -18,4 +18,4 @@ EVAL_SCHEMA_VERSION = "1"  # a CorpusEval v1 dataset
 REVIEW_SCHEMA_VERSION = "1"  # the `context review` report
 
 INDEX_SCHEMA_VERSION = "1"  # the index's tables (INDEX_SCHEMA_MISMATCH when another)
-GRANT_VERSION = "1"  # a trust grant file (`mcp_server/grant_file.py`)
+GRANT_VERSION = "1"  # a trust grant file (`adapters/mcp_server/grant_file.py`)

@@ -20,6 +20,7 @@ from project_corpus.corpus import fs
 from project_corpus.importer import layouts
 from project_corpus.importer import sections
 from project_corpus.importer import shapes
+from project_corpus.importer import siblings
 from project_corpus.importer.folders import BANK_ROLES
 from project_corpus.importer.records import Left
 from project_corpus.importer.records import Source
@@ -112,7 +113,8 @@ def _banks(
     paths: list[tuple[str, str]], left: list[Left]
 ) -> tuple[list[tuple[str, str]], list[Left]]:
     """A folder holding two or more memory-bank files is a memory bank, whatever its name
-    (`cline_docs/`, `.roo/`, a team's own): its other Markdown files are references. Every
+    (`cline_docs/`, `.roo/`, a team's own): its other Markdown files are references. Then the
+    repository-level view (`siblings.py`) judges unclaimed files by their neighbours; every
     other unclaimed Markdown file under a docs-like folder is read for its shape."""
     bank_files: dict[str, int] = {}
     for path, _ in paths:
@@ -120,6 +122,12 @@ def _banks(
         if layouts.stem_key(name) in BANK_ROLES:
             bank_files[folder] = bank_files.get(folder, 0) + 1
     banks = {folder for folder, count in bank_files.items() if count >= 2}
+    unclaimed = [
+        (e.path, layouts.stem_key(e.path.rpartition("/")[2]))
+        for e in left
+        if e.reason == "not-memory" and e.path.rpartition("/")[0] not in banks
+    ]
+    beside = siblings.view(paths, unclaimed)
     kept: list[Left] = []
     for entry in left:
         folder, _, name = entry.path.rpartition("/")
@@ -127,6 +135,8 @@ def _banks(
             kept.append(entry)
         elif folder in banks:
             paths.append((entry.path, "reference"))
+        elif entry.path in beside:
+            paths.append((entry.path, beside[entry.path]))
         elif shapes.candidate(folder.lower().split("/") if folder else [], layouts.stem_key(name)):
             paths.append((entry.path, BY_SHAPE))
         else:

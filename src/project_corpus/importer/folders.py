@@ -24,6 +24,8 @@ BANK_ROLES = {
     "systempatterns": "reference",
     "tech-context": "reference",
     "techcontext": "reference",
+    "user-profile": "reference",
+    "userprofile": "reference",
 }
 # A word in a folder's name (split at `-`, `_`, `.` and spaces) and the role of the files in it.
 FOLDER_WORDS = {
@@ -41,8 +43,15 @@ FOLDER_WORDS = {
     ),
     **dict.fromkeys("notes knowledge kb wiki learnings lessons".split(), "note"),
     **dict.fromkeys("decision decisions adr adrs".split(), "decision"),
-    **dict.fromkeys("plan plans planning proposals".split(), "plan"),
+    **dict.fromkeys("plan plans planning proposals sprints iterations".split(), "plan"),
     **dict.fromkeys("backlog backlogs todo todos tasks".split(), "todo-item"),
+    # Records kept one per file: issues, tickets, stories, quests, requests, ledgers, audits.
+    **dict.fromkeys(
+        "issues tickets quests epics requests zadachi beklog задачи бэклог".split(), "todo-item"
+    ),
+    **dict.fromkeys(
+        "stories ledger ledgers records audits assessments istorii истории".split(), "note"
+    ),
     **dict.fromkeys("roadmap roadmaps milestones".split(), "roadmap"),
     **dict.fromkeys("steering guidelines conventions".split(), "reference"),
     # Russian
@@ -52,7 +61,14 @@ FOLDER_WORDS = {
     ),
     **dict.fromkeys("заметки знания вики".split(), "note"),
     **dict.fromkeys("решения".split(), "decision"),
-    **dict.fromkeys("планы план бэклог задачи".split(), "plan"),
+    **dict.fromkeys("планы план".split(), "plan"),
+    # Russian transliterated into Latin letters (Notion and wiki exports name files so)
+    **dict.fromkeys(
+        "zhurnal zhurnaly dnevnik logi sessii otchet otchety otchyoty status".split(), "log-entry"
+    ),
+    **dict.fromkeys("zametki znaniya wiki".split(), "note"),
+    **dict.fromkeys("resheniya reshenija".split(), "decision"),
+    **dict.fromkeys("plany".split(), "plan"),
     **dict.fromkeys("инциденты постмортемы".split(), "postmortem"),
 }
 # Words that make a hidden folder of no known tool worth entering (`.context/`, `.agent-os/`).
@@ -64,6 +80,19 @@ HIDDEN_WORDS = frozenset(
 AGENT_DIRS = frozenset(
     ".claude .ai .agent .agents .roo .kilocode .junie .gemini .codex .cursor .windsurf .trae "
     ".augment .amazonq .continue .qwen".split()
+)
+# Hidden folders entered for their memory-named files only: a forge's own (issue forms,
+# workflows), never an agent's memory as a whole.
+FORGE_DIRS = frozenset([".github", ".gitlab", ".gitea", ".forgejo", ".azuredevops", ".circleci"])
+# Hidden folders of caches, editors, environments and site or build tools: never entered.
+TOOLING_HIDDEN = frozenset(
+    ".git .hg .svn .venv .env .tox .nox .cache .pytest_cache .mypy_cache .ruff_cache "
+    ".hypothesis .ipynb_checkpoints .idea .vscode .vs .fleet .history .trash .yarn "
+    ".pnpm-store .npm .next .nuxt .svelte-kit .turbo .angular .expo .parcel-cache .gradle .m2 "
+    ".mvn .terraform .serverless .vercel .netlify .firebase .aws-sam .dart_tool .pub-cache "
+    ".bundle .cargo .stack-work .eggs .sass-cache .jekyll-cache .docusaurus .vitepress "
+    ".vuepress .storybook .changeset .husky .devcontainer .direnv .local .config .obsidian "
+    ".pixi .conda .uv .gems".split()
 )
 PROMPT_DIRS = frozenset(["commands", "prompts", "hooks", "output-styles"])
 _NUMBER_RE = re.compile(r"^\d{1,4}[-_.]+(?=[a-z])")
@@ -89,11 +118,14 @@ def plain(stem: str) -> str:
 
 
 def agent_dir_role(folders: list[str]) -> str | None:
-    """Markdown inside an agent tool's own folder (`.claude/`, `.roo/`…) is a reference;
-    its reusable prompts (`commands/`, `prompts/`) are not memory."""
+    """Markdown inside an agent tool's own folder (`.claude/`, `.roo/`…) or any other hidden
+    folder at the root that is no forge's or build tool's (`.codegpt/`, a tool's own
+    `.repo-seed/`) is a reference; reusable prompts (`commands/`, `prompts/`) are not memory."""
     if not folders or PROMPT_DIRS & set(folders):
         return None
-    return "reference" if folders[0] in AGENT_DIRS or memory_hidden(folders[0]) else None
+    top = folders[0]
+    hidden = top.startswith(".") and top not in FORGE_DIRS
+    return "reference" if top in AGENT_DIRS or hidden else None
 
 
 def memory_hidden(name: str) -> bool:

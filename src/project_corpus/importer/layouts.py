@@ -14,6 +14,7 @@ import re
 from project_corpus.corpus import vocabulary as V
 from project_corpus.corpus.layout import CORPUS_DIR
 from project_corpus.importer.conventions import tool_role
+from project_corpus.importer.folders import TOOLING_HIDDEN
 from project_corpus.importer.folders import agent_dir_role
 from project_corpus.importer.folders import bank_role
 from project_corpus.importer.folders import dated_role
@@ -21,6 +22,8 @@ from project_corpus.importer.folders import folder_role
 from project_corpus.importer.folders import is_template
 from project_corpus.importer.folders import memory_hidden
 from project_corpus.importer.folders import plain
+from project_corpus.importer.naming import name_role
+from project_corpus.importer.naming import without_language
 
 # Roles, and the artifact each file's own document is (`artifacts.py`): a kind with a folder.
 # PROJECT is planned apart (`plan.py`) from one brief; any other brief (an archived memory
@@ -156,13 +159,12 @@ REFERENCE_STEMS = frozenset(
 )
 STATUS_STEMS = frozenset(["status", "current-status", "current-state", "project-status"])
 
-TEMPLATE_DIRS = frozenset(["templates", "template", "_templates", ".templates"])
 _CAMEL_RE = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 
 
 def stem_key(name: str) -> str:
     """A file name's stem as `import` compares it: camelCase and `_` become `-`, lower."""
-    return kebab(name.rsplit(".", 1)[0] if "." in name.lstrip(".") else name)
+    return without_language(kebab(name.rsplit(".", 1)[0] if "." in name.lstrip(".") else name))
 
 
 def kebab(text: str) -> str:
@@ -174,7 +176,9 @@ def walk_dir(name: str) -> bool:
     """Whether the walk enters a folder of this name."""
     if name in SKIPPED_DIRS or name in GENERATED_DIRS or name == CORPUS_DIR:
         return False
-    return not name.startswith(".") or name in HIDDEN_ALLOWED or memory_hidden(name)
+    if name in HIDDEN_ALLOWED or memory_hidden(name):
+        return True
+    return not name.startswith(".") or name.lower() not in TOOLING_HIDDEN
 
 
 def vendored_dir(name: str) -> bool:
@@ -195,8 +199,8 @@ def role(path: str) -> str | None:
     parts = lower.split("/")
     folders = parts[:-1]
     stem = plain(stem_key(path.rsplit("/", 1)[-1]))
-    if is_template(stem) or TEMPLATE_DIRS & set(folders):
-        return None  # a blank form to fill in, not memory
+    if is_template(stem) or any("template" in folder for folder in folders):
+        return None  # a blank form to fill in (`templates/`, `ISSUE_TEMPLATE/`), not memory
     rules = (_memory_bank, _spec, tool_role, _rules, _decisions, _logs, _todos, _postmortem)
     for rule in rules:
         found = rule(lower, folders, stem)
@@ -208,6 +212,7 @@ def role(path: str) -> str | None:
         or _single_file(folders, stem)
         or folder_role(path.rpartition("/")[0], stem)
         or dated_role(folders, name)
+        or name_role(folders, stem)
         or agent_dir_role(folders)
         or _key_document(folders, name)
     )
@@ -240,6 +245,7 @@ def _key_document(folders: list[str], name: str) -> str | None:
     """An ALL-CAPS Markdown file at the root or under `docs/` (ARCHITECTURE.md,
     OPERATIONS.md): owners name their key documents so; boilerplate aside."""
     base = name.rsplit(".", 1)[0]
+    base = base[: len(without_language(base.lower()))]  # `REPORT.zh-CN` -> `REPORT`
     if folders[:1] not in ([], ["docs"]) or not name.lower().endswith(MARKDOWN_SUFFIXES):
         return None
     if len(base) < 4 or not base.isupper() or base in BOILERPLATE:

@@ -14,6 +14,9 @@ from project_corpus.retrieval.text import TOKEN_RE
 
 # The most words of a label that has no answer of its own ("Next hypothesis:").
 SHORT_LABEL_WORDS = 8
+# A paragraph that runs on into the code block below it ("… are most simply built using"):
+# longer than a label, still no sentence of its own (docs/retrieval.md, "Seventh round").
+OPEN_LINE_WORDS = 16
 # The most of a parent's or label's text read as a child's context (a label is a line).
 MAX_CONTEXT_CHARS = 300
 
@@ -44,8 +47,9 @@ def is_short_label(text: str) -> bool:
 def introduces(text: str, kind: str, next_kind: str) -> bool:
     """Whether a block of KIND with TEXT is the label of the block of NEXT_KIND after it
     (rev. 4, rule 4b): a paragraph ending in a colon introduces a list; a short one a
-    paragraph or a code block as well; a short paragraph without a closing full stop ("The
-    file should be named") the code block right after it."""
+    paragraph or a code block as well; a paragraph of at most sixteen words without a closing
+    full stop ("The file should be named", "Unit tests use `utest` and are most simply built
+    using") the code block right after it."""
     if kind != "paragraph":
         return False
     if next_kind == "list":
@@ -55,7 +59,7 @@ def introduces(text: str, kind: str, next_kind: str) -> bool:
     if next_kind != "code" or len(text) > MAX_CONTEXT_CHARS:
         return False
     closed = text.rstrip().endswith((".", "!", "?"))  # a sentence, not a label
-    return not closed and len(TOKEN_RE.findall(text)) <= SHORT_LABEL_WORDS
+    return not closed and len(TOKEN_RE.findall(text)) <= OPEN_LINE_WORDS
 
 
 def _item_contexts(doc: Document) -> Iterator[tuple[int, str]]:

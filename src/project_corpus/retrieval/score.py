@@ -19,6 +19,7 @@ from project_corpus.core.records import Item
 from project_corpus.core.records import Source
 from project_corpus.corpus.layout import PROJECT_PATH
 from project_corpus.corpus.layout import STATUS_PATH
+from project_corpus.retrieval import lists
 from project_corpus.retrieval import text as textmod
 from project_corpus.retrieval import vocabulary
 
@@ -40,6 +41,11 @@ INTENT_WEIGHT = 150
 # A line of a section that records what was decided (Decision, Outcome, Conclusion...): a
 # prior that orders it before the Context that restates the problem in the same words.
 DECISION_WEIGHT = 20
+# A paragraph ending in a colon introduces what follows it ("The following areas are being
+# considered for future development:"): it yields to that content when they tie or nearly
+# tie (docs/retrieval.md, "Seventh round"); a label that says something can still lead.
+LABEL_WEIGHT = 50
+LABEL_REASON = "label_line"
 RECENCY_WEIGHT = 10
 AUTHORITY_WEIGHT = {
     "CANONICAL": 80,
@@ -229,8 +235,9 @@ def score_item(
 
 
 def _written_for(query: Query, item: Item, context: str) -> tuple[int, list[str]]:
-    """The question-intent and decision-section points: the item is written to answer the
-    kind of question asked, or records what was decided."""
+    """The question-intent and decision-section points (the item is written to answer the
+    kind of question asked, or records what was decided) less the label's (it introduces
+    what follows it)."""
     score, reasons = 0, []
     text = f"{context}\n{item.text}"
     in_status = item.source_path == STATUS_PATH
@@ -241,6 +248,9 @@ def _written_for(query: Query, item: Item, context: str) -> tuple[int, list[str]
     if vocabulary.records_decision(item.section) or vocabulary.labels_decision(item.text):
         score += DECISION_WEIGHT
         reasons.append("decision_section")
+    if item.kind == "paragraph" and lists.is_label(item.text):
+        score -= LABEL_WEIGHT
+        reasons.append(LABEL_REASON)
     return score, reasons
 
 

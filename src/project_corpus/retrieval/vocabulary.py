@@ -129,4 +129,6 @@ def item_answers(
     if worded:
         folded = textmod.fold(f"{section}\n{text}")
         found.update(name for name in worded if INTENTS[name].answers.search(folded))
+        if "quantity" in found and not QUANTITY_ANSWERS_RE.search(text):
+            found.discard("quantity")  # a figure of the heading ("ADR-0018") answers no "how many"
     return frozenset(found)

@@ -1,7 +1,0 @@
-"""The command line (a thin click shell over the library)."""
-
-from __future__ import annotations
-
-from project_corpus.cli.app import main
-
-__all__ = ["main"]

@@ -1,0 +1,122 @@
+"""Memory known by the words of its own file name, anywhere (docs/import.md, "Layouts",
+"By name"): records named by what they hold (`LANDING_LOG`, `DEPLOYMENT_RECORD`,
+`verification-ledger`, `OWNER_REQUESTS`, `migration-report-2025-01-08`), in English, Russian
+and Russian transliterated into Latin letters (`dorozhnaya-karta-i-beklog`,
+`adr-zhurnal-reshenij`), and a translation's language suffix (`activeContext.zh-CN.md`) read
+as its original's name. Pure: a kebab stem in, a role out.
+"""
+
+from __future__ import annotations
+
+import re
+
+# A language suffix before the extension: `.ru`, `.zh-cn`, `.pt-br`, `.zh-hans` (ISO 639-1
+# codes people use for translated docs).
+_LANGUAGES = (
+    "en ru uk be kk zh ja ko de fr es it pt pl tr nl sv fi da no nb cs sk hu ro bg sr hr el "
+    "ar he fa hi bn vi id ms th"
+).split()
+_LANGUAGE_RE = re.compile(r"\.(?:" + "|".join(_LANGUAGES) + r")(?:-[a-z]{2,4})?$")
+# Trailing parts that say nothing of the kind: a number, a date's parts, an export's hash.
+_TAIL_RE = re.compile(r"^(?:\d+|v\d+|[0-9a-f]{6,}|final|draft|old|new|copy)$")
+_HASHLIKE_RE = re.compile(r"\d")
+
+# A file-name word (first or last of its words) and the role of the file.
+NAME_WORDS = {
+    **dict.fromkeys(
+        "log logs ledger journal diary worklog devlog "
+        "журнал дневник лог реестр zhurnal dnevnik reestr".split(),
+        "log-file",
+    ),
+    **dict.fromkeys(
+        "report reports record records minutes assessment audit retro retrospective "
+        "отчет отчёт отчеты отчёты итоги ретроспектива протокол "
+        "otchet otchety otchyot itogi retrospektiva".split(),
+        "note",
+    ),
+    **dict.fromkeys(
+        "requests queue tasks todo todos backlog issues "
+        "задачи бэклог беклог очередь запросы zadachi zadacha beklog bjeklog".split(),
+        "todo-file",
+    ),
+    **dict.fromkeys(
+        "adr adrs decision decisions resheniya reshenij reshenie resheniy решения решение".split(),
+        "decision",
+    ),
+    **dict.fromkeys("roadmap".split(), "roadmap"),
+    **dict.fromkeys("plan plans plany план планы".split(), "plan"),
+    **dict.fromkeys("notes scratchpad zametki заметки".split(), "log-file"),
+    **dict.fromkeys("lessons learnings".split(), "note"),
+    **dict.fromkeys("story".split(), "todo-item"),
+    **dict.fromkeys("postmortem postmortems incident incidents инцидент".split(), "postmortem"),
+    **dict.fromkeys("status sostoyanie статус состояние".split(), "note"),
+}
+# Two-word names, wherever they stand in the file name.
+NAME_PAIRS = {
+    "dorozhnaya-karta": "roadmap",
+    "дорожная-карта": "roadmap",
+    "current-state": "handoff",
+    "next-steps": "handoff",
+    "sleduyushchie-shagi": "handoff",
+    "sleduyushie-shagi": "handoff",
+    "следующие-шаги": "handoff",
+    "state-snapshot": "handoff",
+    "decision-log": "decision-log",
+    "zhurnal-reshenij": "decision-log",
+    "журнал-решений": "decision-log",
+}
+# Folders of test data, samples and fixtures (a name there is a fixture's), of a product's
+# user documentation, reference or web site (a page named `incidents` documents a feature,
+# `dns-records` an API), of source code (`src/`, `lib/`: a module's notes) and of an agent's
+# reusable prompts (`commands/`): a name there says nothing of the owner's memory.
+FIXTURE_DIRS = frozenset(
+    "fixtures fixture testdata test-data __tests__ __fixtures__ samples examples example "
+    "mocks snapshots __snapshots__ guide guides user-guide tutorials tutorial how-to howto "
+    "manual content site website blog posts _posts commands prompts api reference references "
+    "generated src lib pkg cmd".split()
+)
+# Words that count first too: a decision, a roadmap or a plan is often named kind first
+# (`adr-…`, `plan-…`), and Russian puts the head noun first (`otchet-o-zapuske`,
+# `журнал-сборок`); other words count last only (`…-log`, `…-requests`).
+_LEADING = frozenset(
+    "adr adrs decision decisions resheniya reshenij reshenie resheniy решения решение roadmap "
+    "plan plans plany план планы zhurnal журнал dnevnik дневник reestr реестр otchet otchety "
+    "otchyot отчет отчёт отчеты отчёты itogi итоги zametki заметки zadachi задачи beklog бэклог "
+    "беклог".split()
+)
+
+
+def without_language(stem: str) -> str:
+    """A (kebab, lower) stem without a translation's language suffix (`x.zh-cn` -> `x`)."""
+    return _LANGUAGE_RE.sub("", stem)
+
+
+def name_role(folders: list[str], stem: str) -> str | None:
+    """The role the words of a file's own (kebab) name give it, or None."""
+    if FIXTURE_DIRS & set(folders):
+        return None
+    words = _words(stem)
+    if not words:
+        return None
+    joined = "-".join(words)
+    for pair, found in NAME_PAIRS.items():
+        if joined == pair or joined.startswith(pair + "-") or f"-{pair}" in joined:
+            return found
+    last = NAME_WORDS.get(words[-1])
+    if last:
+        return last
+    return NAME_WORDS.get(words[0]) if words[0] in _LEADING else None
+
+
+def _words(stem: str) -> list[str]:
+    """The words of a stem, its meaningless tail (numbers, dates, hashes) dropped."""
+    words = [word for word in re.split(r"[-_. ]+", stem) if word]
+    while words and _TAIL_RE.match(words[-1]) and _is_tail(words[-1]):
+        words.pop()
+    return words
+
+
+def _is_tail(word: str) -> bool:
+    """A number, a version or a hash (hex with a digit in it), not a hex-looking word
+    (`facade`)."""
+    return bool(_HASHLIKE_RE.search(word)) or word in ("final", "draft", "old", "new", "copy")
