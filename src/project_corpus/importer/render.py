@@ -4,10 +4,10 @@
 block: an added line, or source lines [start, end) with their heading shift. `check_verbatim`
 then reads the text back and holds every line to that record: a copied line equals its
 source line byte for byte (an ATX heading outside fenced code may move levels, nothing else),
-the copied lines of a block follow their source in order, and every added line is one of the kinds the Protocol
-needs: blank, an H1, a `Key: value` metadata line, a Protocol `## ` heading, or `NONE`.
-Headings are recognised by the corpus's own parser (`corpus/markdown.py`), the one the doctor
-reads the result with.
+the copied lines of a block follow their source in order, and every added line is one of the
+kinds the Protocol needs: blank, an H1, a `Key: value` metadata line, a Protocol `## `
+heading, or `NONE`. Headings are recognised by the corpus's own parser (`corpus/markdown.py`),
+the one the doctor reads the result with.
 """
 
 from __future__ import annotations
