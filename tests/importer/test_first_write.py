@@ -56,8 +56,10 @@ def test_a_first_import_killed_before_its_rename_leaves_no_corpus(
     assert (repo / STAGING / "state" / "STATUS.md").is_file(), "killed after staging"
     assert _owners(repo) == before
 
-    run_import(repo)  # the next run clears the staging folder and completes
+    result = run_import(repo)  # the next run clears the staging folder and completes
     assert not (repo / STAGING).exists()
+    sources = [s["path"] for s in result["sources"]]  # type: ignore[attr-defined]
+    assert not [p for p in sources if p.startswith(STAGING)], "never read as memory"
     clean = make_repo(tmp_path / "clean" / "lamps", MEMORY_REPO)
     run_import(clean)
     assert _corpus(repo) == _corpus(clean)

@@ -28,9 +28,10 @@ from typing import NamedTuple
 from project_corpus.core.errors import ContextError
 from project_corpus.corpus import fs
 from project_corpus.corpus.layout import CORPUS_DIR
+from project_corpus.corpus.layout import IMPORT_STAGING_DIR
 
 RECORD_PATH = f"{CORPUS_DIR}/import-record.json"
-STAGING_DIR = f"{CORPUS_DIR}.import-tmp"
+STAGING_DIR = IMPORT_STAGING_DIR
 RECORD_VERSION = 1
 MAX_RECORD_BYTES = 8 * 1024 * 1024
 _DIR_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
