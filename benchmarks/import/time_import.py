@@ -14,6 +14,9 @@ cannot avoid doing), for reference. `--against PYTHON` also times the first impo
 re-import by another interpreter's install (another checkout's virtual environment: main's),
 in the same rounds. Beside each wall time, the CPU time (user + system) of the process: on
 a shared machine the wall time waits for the other processes, the CPU time much less.
+The rounds' copies are deleted only at the end: ext4 passes over the inodes of files deleted
+in the last minutes when it creates one, so deleting thousands of files before each round
+made the next round's file creation dearer (a cost of the benchmark, not of the import).
 Every process runs with its bytecode cached (in a scratch folder, `PYTHONPYCACHEPREFIX`) as in
 an installed copy, even where the environment sets `PYTHONDONTWRITEBYTECODE`: compiling the
 tool's fifty modules from source on every run is not the import's cost.
@@ -107,14 +110,11 @@ def run(
                 pythons.reverse()
         for python, where, suffix in pythons:
             measured.update(_imports(python, repo, where, suffix))
-        shutil.rmtree(other, ignore_errors=True)
         corpus = str(copy / ".project-corpus")
         dest = str(scratch / f"written-{round_}")
         measured["floor+write"] = timed(
             [sys.executable, "-c", WRITE_FLOOR, str(copy), corpus, dest]
         )
-        shutil.rmtree(dest)
-        shutil.rmtree(copy)
         if round_:
             for key, value in measured.items():
                 times.setdefault(key, []).append(value)
