@@ -57,6 +57,10 @@ COLUMN_VALUES = st.sampled_from(
         st.none() | st.text(),
         st.booleans() | st.integers(min_value=0, max_value=1) | st.floats(0, 1),
         SCALARS,
+        st.lists(SCALARS, max_size=3),  # a document's sources
+        st.lists(st.text(), max_size=3) | st.tuples(st.text()),
+        st.lists(st.lists(st.integers(), max_size=2), max_size=2),  # not scalars
+        st.lists(SCALARS, max_size=2) | st.text(),
     ]
 )
 ROW_KEYS = st.lists(KEYS | st.sampled_from(["%", "%s", "%%", "a%(b)s"]), min_size=1, unique=True)

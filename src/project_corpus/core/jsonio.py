@@ -46,6 +46,7 @@ def indented(
 
 _SCALAR_TYPES = frozenset({str, int, float, bool, type(None)})
 _STR_TYPE = frozenset({str})
+_LIST_TYPES = frozenset({list, tuple})
 # Flat dicts encoded per C call: small texts reuse memory instead of faulting in new pages.
 _BATCH = 64
 _ROWS = 256
@@ -138,6 +139,7 @@ def _uniform_rows(
     and each row is one `%` of a template of its keys. False (nothing appended) otherwise."""
     if set(map(type, values)) != {dict}:
         return False
+    inner = pad + "  "
     rows: list[dict[str, object]] = values  # type: ignore[assignment]
     keys = list(rows[0])
     if not keys or set(map(type, keys)) != _STR_TYPE or set(map(len, rows)) != {len(keys)}:
@@ -147,13 +149,12 @@ def _uniform_rows(
     elif not all(map(keys.__eq__, map(list, rows))):  # one insertion order
         return False
     try:
-        encoded = [_column([row[key] for row in rows], options) for key in keys]
+        encoded = [_column([row[key] for row in rows], options, inner) for key in keys]
     except KeyError:  # another key set (the same size)
         return False
     columns = [column for column in encoded if column is not None]
     if len(columns) < len(keys):  # a value that is not a scalar
         return False
-    inner = pad + "  "
     names = [encode_basestring(key).replace("%", "%%") + ": %s" for key in keys]
     template = "{\n" + inner + (",\n" + inner).join(names) + "\n" + pad + "}"
     separator = ",\n" + pad
@@ -163,10 +164,15 @@ def _uniform_rows(
     return True
 
 
-def _column(values: list[object], options: tuple[bool, bool]) -> list[str] | None:
-    """The JSON text of each scalar in VALUES, as the C encoder writes it; None when a
-    value is not a scalar."""
+def _column(values: list[object], options: tuple[bool, bool], pad: str) -> list[str] | None:
+    """The JSON text of each scalar, or list of scalars, in VALUES (items of rows indented by
+    PAD), as the C encoder writes it; None when a value is neither."""
     types = set(map(type, values))
+    if types <= _LIST_TYPES:
+        lists: list[list[object]] = values  # type: ignore[assignment]
+        if all(_SCALAR_TYPES.issuperset(map(type, v)) for v in lists):
+            return _lists(lists, options, pad)
+        return None
     if types == _STR_TYPE:
         distinct = set(values)
         if len(distinct) * 2 > len(values):
@@ -182,6 +188,14 @@ def _column(values: list[object], options: tuple[bool, bool]) -> list[str] | Non
         return None
     encode = _flat_encoder("", options).encode
     return list(map(encode, values))
+
+
+def _lists(values: list[list[object]], options: tuple[bool, bool], pad: str) -> list[str]:
+    """Lists of scalars (a document's sources) each encoded by one C call, indented by PAD."""
+    inner = pad + "  "
+    encode = _flat_encoder(inner, options).encode
+    close = "\n" + pad + "]"
+    return ["[\n" + inner + encode(v)[1:-1] + close if v else "[]" for v in values]
 
 
 def _reject_constant(name: str) -> object:

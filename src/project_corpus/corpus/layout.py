@@ -11,6 +11,8 @@ to the project root. What the required paths must be (and the findings when they
 from __future__ import annotations
 
 CORPUS_DIR = ".project-corpus"
+# Where a first `import` builds the corpus before renaming it to CORPUS_DIR (docs/import.md).
+IMPORT_STAGING_DIR = f"{CORPUS_DIR}.import-tmp"
 POLICY_PATH = f"{CORPUS_DIR}/policy.toml"
 LINT_CONFIG_PATH = f"{CORPUS_DIR}/lint.yaml"
 

@@ -30,9 +30,9 @@ def within_limits(docs: list[Doc], rendered: dict[str, Rendered]) -> tuple[list[
     fitting: set[str] = set()
     left: list[Left] = []
     for doc in sorted((d for d in docs if d.target in rendered), key=_priority):
-        text = rendered[doc.target].text
-        doc_lines = sum(1 for line in text.split("\n") if line.strip())
-        doc_bytes = len(text.encode("utf-8"))
+        text = rendered[doc.target]
+        doc_lines = text.copied + text.added  # its non-blank lines, counted when rendered
+        doc_bytes = len(text.data)
         limit = _passed(count + 1, lines + doc_lines, size + doc_bytes)
         if limit and doc.kind not in ("project", "status"):
             left += [Left(path, "limit", f"{doc.target}: {limit}") for path in doc.sources]

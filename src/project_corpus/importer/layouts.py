@@ -13,6 +13,7 @@ import re
 
 from project_corpus.corpus import vocabulary as V
 from project_corpus.corpus.layout import CORPUS_DIR
+from project_corpus.corpus.layout import IMPORT_STAGING_DIR
 from project_corpus.importer.conventions import tool_role
 from project_corpus.importer.folders import TOOLING_HIDDEN
 from project_corpus.importer.folders import agent_dir_role
@@ -176,7 +177,7 @@ def kebab(text: str) -> str:
 
 def walk_dir(name: str) -> bool:
     """Whether the walk enters a folder of this name."""
-    if name in SKIPPED_DIRS or name in GENERATED_DIRS or name == CORPUS_DIR:
+    if name in SKIPPED_DIRS or name in GENERATED_DIRS or name in (CORPUS_DIR, IMPORT_STAGING_DIR):
         return False
     if name in HIDDEN_ALLOWED or memory_hidden(name):
         return True

@@ -1,13 +1,13 @@
 """Documents to text, and the verbatim check every run makes (docs/import.md, "Verbatim").
 
-`render` writes a document's blocks as LF lines and records where each line came from: added
-(`None`) or (source path, 0-based line, heading shift). `check_verbatim` then reads the text
-back and holds every line to that record: a copied line equals its source line byte for byte
-(an ATX heading outside fenced code may move levels, nothing else), the copied lines of a
-block follow their source in order, and every added line is one of the kinds the Protocol
-needs: blank, an H1, a `Key: value` metadata line, a Protocol `## ` heading, or `NONE`.
-Headings are recognised by the corpus's own parser (`corpus/markdown.py`), the one the doctor
-reads the result with.
+`render` writes a document's blocks as LF lines and records where they came from, a run per
+block: an added line, or source lines [start, end) with their heading shift. `check_verbatim`
+then reads the text back and holds every line to that record: a copied line equals its
+source line byte for byte (an ATX heading outside fenced code may move levels, nothing else),
+the copied lines of a block follow their source in order, and every added line is one of the
+kinds the Protocol needs: blank, an H1, a `Key: value` metadata line, a Protocol `## `
+heading, or `NONE`. Headings are recognised by the corpus's own parser (`corpus/markdown.py`),
+the one the doctor reads the result with.
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ from project_corpus.corpus.vocabulary import TASK_SECTIONS
 from project_corpus.importer.records import Doc
 
 Origin = tuple[str, int, int] | None
+Run = tuple[str, int, int, int]  # (source path, first line, end, heading shift); "" added
 PROTOCOL_HEADINGS = frozenset(
     f"## {name}" for name in PROJECT_SECTIONS + STATUS_SECTIONS + TASK_SECTIONS + REPORT_SECTIONS
 )
@@ -33,9 +34,21 @@ HASHES_RE = re.compile(r"^ {0,3}(#{1,6})")
 
 class Rendered(NamedTuple):
     text: str
-    origins: tuple[Origin, ...]
+    runs: tuple[Run, ...]  # where the lines come from, in order: an added line is a run of one
     copied: int  # non-blank lines copied from sources
     added: int  # non-blank lines added
+    data: bytes  # the text as UTF-8, what is written
+
+    @property
+    def origins(self) -> tuple[Origin, ...]:
+        """Each line's origin: None (added) or (path, 0-based line, the run's heading shift)."""
+        out: list[Origin] = []
+        for path, start, end, shift in self.runs:
+            if path:
+                out.extend((path, i, shift) for i in range(start, end))
+            else:
+                out.append(None)
+        return tuple(out)
 
 
 def heading_levels(lines: tuple[str, ...]) -> dict[int, int]:
@@ -56,28 +69,31 @@ def render(
     doc: Doc, sources: dict[str, tuple[str, ...]], levels: dict[str, dict[int, int]]
 ) -> Rendered:
     lines: list[str] = []
-    origins: list[Origin] = []
+    runs: list[Run] = []
+    added = 0  # non-blank added lines (the trailing blanks dropped below are none of them)
     for block in doc.blocks:
         if not block.path:
             lines.append(block.text)
-            origins.append(None)
-            continue
-        source = sources[block.path]
-        if not block.shift:
-            lines.extend(source[block.start : block.end])
-            origins.extend((block.path, index, 0) for index in range(block.start, block.end))
-            continue
-        heads = levels[block.path]
-        for index in range(block.start, block.end):
-            shift = block.shift if index in heads else 0
-            lines.append(shifted(source[index], shift))
-            origins.append((block.path, index, shift))
+            runs.append(("", 0, 1, 0))
+            added += bool(block.text.strip())
+        elif not block.shift:
+            lines.extend(sources[block.path][block.start : block.end])
+            runs.append((block.path, block.start, block.end, 0))
+        else:
+            source, heads = sources[block.path], levels[block.path]
+            lines += [
+                shifted(source[i], block.shift) if i in heads else source[i]
+                for i in range(block.start, block.end)
+            ]
+            runs.append((block.path, block.start, block.end, block.shift))
     while lines and not lines[-1].strip():
         lines.pop()
-        origins.pop()
-    copied = sum(1 for line, o in zip(lines, origins, strict=True) if o and line.strip())
-    added = sum(1 for line, o in zip(lines, origins, strict=True) if not o and line.strip())
-    return Rendered("\n".join(lines) + "\n", tuple(origins), copied, added)
+        path, first, end, shift = runs.pop()
+        if end - 1 > first:
+            runs.append((path, first, end - 1, shift))
+    nonblank = sum(map(bool, map(str.strip, lines)))
+    text = "\n".join(lines) + "\n"
+    return Rendered(text, tuple(runs), nonblank - added, added, text.encode("utf-8"))
 
 
 def added_line_ok(line: str) -> bool:
@@ -96,25 +112,38 @@ def check_verbatim(
     sources: dict[str, tuple[str, ...]],
     levels: dict[str, dict[int, int]],
 ) -> None:
-    """IMPORT_VERBATIM unless every line of the rendered text keeps the rules above."""
+    """IMPORT_VERBATIM unless every line of the rendered text keeps the rules above. A run of
+    copied lines is compared with its source lines at once (a slice), heading shifts applied
+    to the lines the parser reads as headings only."""
     lines = rendered.text.split("\n")[:-1]
-    if len(lines) != len(rendered.origins):
+    if len(lines) != sum(end - start for _, start, end, _ in rendered.runs):
         _fail(target, 0, "the text has a different number of lines than were rendered")
+    at = 0
     previous: tuple[str, int] | None = None
-    for number, (line, origin) in enumerate(zip(lines, rendered.origins, strict=True), 1):
-        if origin is None:
-            if not added_line_ok(line):
-                _fail(target, number, "an added line is not a Protocol line")
+    for path, start, end, shift in rendered.runs:
+        if not path:
+            if not added_line_ok(lines[at]):
+                _fail(target, at + 1, "an added line is not a Protocol line")
             previous = None
+            at += 1
             continue
-        path, index, shift = origin
-        if shift and index not in levels[path]:
-            _fail(target, number, f"a level shift on a line of {path} that is not a heading")
-        if line != (shifted(sources[path][index], shift) if shift else sources[path][index]):
-            _fail(target, number, f"differs from {path}:{index + 1}")
-        if previous is not None and previous[0] == path and index != previous[1] + 1:
-            _fail(target, number, f"lines of {path} out of order")
-        previous = (path, index)
+        expected = _expected(sources[path], start, end, shift, levels.get(path, {}))
+        if tuple(lines[at : at + end - start]) != expected:
+            wrong = next(i for i, line in enumerate(expected) if lines[at + i] != line)
+            _fail(target, at + wrong + 1, f"differs from {path}:{start + wrong + 1}")
+        if previous is not None and previous[0] == path and start != previous[1]:
+            _fail(target, at + 1, f"lines of {path} out of order")
+        previous = (path, end)
+        at += end - start
+
+
+def _expected(
+    source: tuple[str, ...], start: int, end: int, shift: int, heads: dict[int, int]
+) -> tuple[str, ...]:
+    """Source lines [start, end) as they must read: headings moved by SHIFT levels."""
+    if not shift:
+        return source[start:end]
+    return tuple(shifted(source[i], shift) if i in heads else source[i] for i in range(start, end))
 
 
 def _fail(target: str, number: int, why: str) -> None:

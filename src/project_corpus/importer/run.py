@@ -60,17 +60,17 @@ def run_import(
     rendered, left = _render_all(docs, sources, left, project_id)
     kept, limited = within_limits(docs, rendered)
     left += limited
-    files = {d.target: rendered[d.target].text.encode("utf-8") for d in kept}
+    files = {d.target: rendered[d.target].data for d in kept}
     files.update(_scaffold(project_id, name, files))
     if _owner_agents(resolved, record):
         del files["AGENTS.md"]
     actions = write.decide(resolved, files, record, opts.prune)
     pointer = _pointer_action(resolved, record)
     if not opts.dry_run:
-        write.apply(resolved, actions)
+        new_record = write.record_bytes(write.new_record(actions, record))
+        write.apply(resolved, actions, new_record)
         if pointer == "append":
             agents.append_pointer(resolved)
-        _save_record(resolved, actions, record)
     return result(
         os.fspath(root), opts, project_id, sources, kept, rendered, left, actions, pointer
     )
@@ -176,9 +176,3 @@ def _pointer_action(root: str, record: dict[str, str]) -> str:
     if existing is None or agents.AGENTS_PATH in record:
         return "none"
     return "append" if agents.addition(existing) else "present"
-
-
-def _save_record(root: str, actions: list[write.Action], record: dict[str, str]) -> None:
-    data = write.record_bytes(write.new_record(actions, record))
-    if write.current(root, write.RECORD_PATH) != data:
-        write.write_file(root, write.RECORD_PATH, data)

@@ -50,6 +50,8 @@ def split(text: str) -> tuple[str, ...]:
     lines = text.split("\n")
     if lines and lines[-1] == "":
         lines.pop()
+    if "\r" not in text:
+        return tuple(lines)
     return tuple(line[:-1] if line.endswith("\r") else line for line in lines)
 
 
