@@ -56,6 +56,11 @@ LINE_PATTERNS = {
     "importer.sections.HEADING_RE",
     "importer.sections.FM_TITLE_RE",
     "importer.shapes._QUICK_HEADING_RE",
+    "importer.folders._DATED_TAIL_RE",
+    "importer.naming._LANGUAGE_RE",
+    "importer.naming._TAIL_RE",
+    "importer.standing.LABEL_RE",
+    "importer.shapes._RECORD_DATE_RE",
 }
 
 

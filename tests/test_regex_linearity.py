@@ -45,9 +45,11 @@ from project_corpus.importer import dates as import_dates
 from project_corpus.importer import folders as import_folders
 from project_corpus.importer import layouts as import_layouts
 from project_corpus.importer import names as import_names
+from project_corpus.importer import naming as import_naming
 from project_corpus.importer import render as import_render
 from project_corpus.importer import sections as import_sections
 from project_corpus.importer import shapes as import_shapes
+from project_corpus.importer import siblings as import_siblings
 from project_corpus.importer import standing as import_standing
 from project_corpus.output import escape
 from project_corpus.output import sarif
@@ -423,6 +425,32 @@ PATTERNS: dict[str, list[tuple[Run, tuple[Make, ...]]]] = {
     "core.records.SHA256_RE": [(run_of(models.SHA256_RE), attacks(repeat("0a")))],
     "adapters.mcp_server.grant_file._IDENTITY_RE": [
         (run_of(grant_file._IDENTITY_RE), attacks(repeat("0:")))
+    ],
+    "importer.folders._DATED_TAIL_RE": [
+        (run_of(import_folders._DATED_TAIL_RE), attacks(repeat("-2024-01-0"), repeat("2")))
+    ],
+    "importer.naming._HASHLIKE_RE": [(run_of(import_naming._HASHLIKE_RE), attacks(repeat("a")))],
+    "importer.naming._LANGUAGE_RE": [
+        (run_of(import_naming._LANGUAGE_RE), attacks(repeat(".ru-"), repeat(".zh-cn")))
+    ],
+    "importer.naming._TAIL_RE": [
+        (run_of(import_naming._TAIL_RE), attacks(repeat("v1"), repeat("a0")))
+    ],
+    "importer.naming._fixture_folder()": [
+        (import_naming._fixture_folder, attacks(repeat("-_."), repeat("a-")))
+    ],
+    "importer.naming._words()": [(import_naming._words, attacks(repeat("a- _."), repeat("-")))],
+    "importer.shapes._RECORD_DATE_RE": [
+        (run_of(import_shapes._RECORD_DATE_RE), attacks(repeat("Date: 2024-"), repeat(" ")))
+    ],
+    "importer.siblings._RECORD_RE": [
+        (
+            run_of(import_siblings._RECORD_RE),
+            attacks(repeat("A-1"), repeat("0"), repeat("2024-01-")),
+        )
+    ],
+    "importer.siblings._record_role()": [
+        (import_siblings._record_role, attacks(repeat("2024-01-0"), repeat("1")))
     ],
     "importer.standing.CHECK_RE": [
         (run_of(import_standing.CHECK_RE), attacks(repeat(" ", "x", "- "), repeat("1", "x")))
