@@ -15,7 +15,10 @@ PLANNING_ROLES = {
 }
 OPENSPEC_ROOT = "openspec/"
 PLAN_DIRS = frozenset(["plans", "plan", "planning"])
-SPEC_DIRS = frozenset(["specs", "spec", "tech-specs", "prd", "prds"])
+SPEC_DIRS = frozenset(["specs", "tech-specs", "prd", "prds"])
+# `spec/` alone is a test suite's folder (RSpec, Jasmine: `spec/models/user_spec.rb`); under
+# documentation (`docs/spec/`) it keeps specifications.
+DOC_ROOTS = frozenset(["docs", "doc", "documentation", "wiki"])
 RUNBOOK_DIRS = frozenset(["runbooks", "runbook", "playbooks"])
 SESSION_DIRS = frozenset(["session-log", "session-logs", "session-summaries", "summaries"])
 RESUME_STEMS = frozenset(["context", "resume", "current-context", "session-state", "state"])
@@ -35,11 +38,16 @@ def tool_role(lower: str, folders: list[str], stem: str) -> str | None:
         return "plan"
     if RUNBOOK_DIRS & set(folders):
         return "reference"
-    if SPEC_DIRS & set(folders):
+    if SPEC_DIRS & set(folders) or _documented_spec(folders):
         return "spec-doc"
     if not folders and stem in RESUME_STEMS:
         return "handoff"
     return None
+
+
+def _documented_spec(folders: list[str]) -> bool:
+    """Whether a `spec/` folder with a documentation folder above it holds the file."""
+    return "spec" in folders and bool(DOC_ROOTS & set(folders[: folders.index("spec")]))
 
 
 def _openspec(folders: list[str], stem: str) -> str:

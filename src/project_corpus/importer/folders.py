@@ -92,6 +92,9 @@ FOLDER_WORDS = {
 # `docs/audit/`): in code (`mechanics/audit/`, `utils/analysis/`) they name a module.
 DOC_FOLDER_WORDS = {
     **dict.fromkeys("analysis audit analiz анализ аудит".split(), "note"),
+    # Measurements written up (`docs/perf/`, `docs/benchmarks/`): in code, a benchmark suite.
+    # (`docs/performance/` is more often a guide to making the product fast.)
+    **dict.fromkeys("perf benchmark benchmarks benchmarki бенчмарки".split(), "note"),
     **dict.fromkeys("context kontekst контекст".split(), "reference"),
 }
 DOC_ROOTS = frozenset(["docs", "doc", "documentation", "wiki", "notes"])
@@ -118,7 +121,9 @@ TOOLING_HIDDEN = frozenset(
     ".vuepress .storybook .changeset .husky .devcontainer .direnv .local .config .obsidian "
     ".pixi .conda .uv .gems".split()
 )
-PROMPT_DIRS = frozenset(["commands", "prompts", "hooks", "output-styles"])
+PROMPT_DIRS = frozenset(["commands", "prompts", "hooks", "output-styles", "chatmodes"])
+# Folders of test data: a record-like name or folder word there is a fixture's.
+_FIXTURE_WORDS = frozenset("fixture fixtures testdata mocks __fixtures__ __snapshots__".split())
 _NUMBER_RE = re.compile(r"^\d{1,4}[-_.]+(?=[a-z])")
 # File names in such folders that describe the folder, not a memory entry.
 FOLDER_NOISE = frozenset(["readme", "index", "-index", "template", "-template", "toc", "summary"])
@@ -180,7 +185,7 @@ def bank_role(stem: str) -> str | None:
 def folder_role(folder: str, stem: str) -> str | None:
     """The role the nearest folder whose name says what it keeps gives the file, or None.
     A file that describes the folder (README, index, a template) is no entry."""
-    if stem in FOLDER_NOISE or is_template(stem):
+    if stem in FOLDER_NOISE or is_template(stem) or in_fixture_folder(folder):
         return None
     found = _nearest_word(folder)
     if found == "note" and _DATED_NAME_RE.match(stem):
@@ -209,6 +214,22 @@ def dated_role(folders: list[str], name: str) -> str | None:
     if SITE_DIRS & set(folders) or not _DATED_NAME_RE.match(name):
         return None
     return "log-entry"
+
+
+@functools.lru_cache(maxsize=4096)
+def in_fixture_folder(folder: str) -> bool:
+    """Whether FOLDER (a repository-relative path) lies under test data (`tests/fixtures/`,
+    `test-fixtures/`, `testdata/`): what is kept there imitates records, it records nothing."""
+    return any(_FIXTURE_WORDS & set(_SPLIT_RE.split(name.lower())) for name in folder.split("/"))
+
+
+def dated_folder_role(folders: list[str]) -> str | None:
+    """Markdown directly in a folder whose name starts with a date (`2026-08-14-appsec-review/`,
+    `meetings/2025-03-02/`) is an entry of that dated record, its README the record's first
+    page; web-site posts and test data aside."""
+    if not folders or SITE_DIRS & set(folders) or not _DATED_NAME_RE.match(folders[-1]):
+        return None
+    return None if in_fixture_folder("/".join(folders)) else "log-entry"
 
 
 def dated_tail_role(folders: list[str], name: str) -> str | None:

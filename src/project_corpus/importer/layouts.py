@@ -15,9 +15,11 @@ from project_corpus.corpus import vocabulary as V
 from project_corpus.corpus.layout import CORPUS_DIR
 from project_corpus.corpus.layout import IMPORT_STAGING_DIR
 from project_corpus.importer.conventions import tool_role
+from project_corpus.importer.folders import PROMPT_DIRS
 from project_corpus.importer.folders import TOOLING_HIDDEN
 from project_corpus.importer.folders import agent_dir_role
 from project_corpus.importer.folders import bank_role
+from project_corpus.importer.folders import dated_folder_role
 from project_corpus.importer.folders import dated_role
 from project_corpus.importer.folders import dated_tail_role
 from project_corpus.importer.folders import folder_role
@@ -216,6 +218,7 @@ def role(path: str) -> str | None:
         or folder_role(path.rpartition("/")[0], stem)
         or dated_role(folders, name)
         or name_role(folders, stem)
+        or dated_folder_role(folders)
         or dated_tail_role(folders, name)
         or agent_dir_role(folders)
         or _key_document(folders, name)
@@ -257,9 +260,14 @@ def _key_document(folders: list[str], name: str) -> str | None:
     return "reference"
 
 
+PROMPT_SUFFIXES = (".prompt.md", ".chatmode.md")
+
+
 def _memory_bank(lower: str, folders: list[str], stem: str) -> str | None:
     if not MEMORY_BANK_DIRS & set(folders):
         return None
+    if PROMPT_DIRS & set(folders) or lower.endswith(PROMPT_SUFFIXES):
+        return None  # a prompt or chat-mode library kept in the bank: reusable prompts
     if stem in BRIEF_STEMS:
         return "brief"
     if stem in ("active-context", "current-context", "active"):

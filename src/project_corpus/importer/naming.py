@@ -51,7 +51,9 @@ NAME_WORDS = {
         "decision",
     ),
     **dict.fromkeys("roadmap".split(), "roadmap"),
-    **dict.fromkeys("plan plans plany план планы prd".split(), "plan"),
+    **dict.fromkeys(
+        "plan plans plany план планы prd planning planirovanie планирование".split(), "plan"
+    ),
     **dict.fromkeys("notes scratchpad zametki заметки".split(), "log-file"),
     **dict.fromkeys("lessons learnings findings".split(), "note"),
     **dict.fromkeys("story".split(), "todo-item"),
@@ -67,8 +69,8 @@ NAME_WORDS = {
 # table of contents; `analysis.md`) they name nothing.
 WORK_WORDS = dict.fromkeys(
     "summary fix fixes fixed analysis investigation thoughts progress solution "
-    "improvements review issue "
-    "svodka analiz ispravlenie сводка анализ исправление".split(),
+    "improvements review issue research study "
+    "svodka analiz ispravlenie issledovanie сводка анализ исправление исследование".split(),
     "note",
 )
 # Two-word names, wherever they stand in the file name.
@@ -84,6 +86,11 @@ NAME_PAIRS = {
     "decision-log": "decision-log",
     "zhurnal-reshenij": "decision-log",
     "журнал-решений": "decision-log",
+    # A register of technical debt, or one item of it: a record of work owed.
+    "technical-debt": "note",
+    "tech-debt": "note",
+    "tehnicheskij-dolg": "note",
+    "технический-долг": "note",
 }
 # Folders of test data, samples and fixtures (a name there is a fixture's), of a product's
 # user documentation, reference or web site (a page named `incidents` documents a feature,
@@ -92,20 +99,29 @@ NAME_PAIRS = {
 FIXTURE_DIRS = frozenset(
     "fixtures fixture testdata test-data __tests__ __fixtures__ samples examples example "
     "mocks snapshots __snapshots__ guide guides user-guide tutorials tutorial how-to howto "
-    "manual content site website blog posts _posts commands prompts api reference references "
+    "manual content site website blog posts _posts commands prompts chatmodes api reference "
+    "references "
     "generated src lib pkg cmd".split()
 )
 # Words that make any folder a fixture's (`bad-examples/`, `test-fixtures/`).
 _FIXTURE_WORDS = frozenset("fixtures fixture examples samples mocks testdata".split())
 # Words that count first too: a decision, a roadmap or a plan is often named kind first
-# (`adr-…`, `plan-…`), and Russian puts the head noun first (`otchet-o-zapuske`,
-# `журнал-сборок`); other words count last only (`…-log`, `…-requests`).
+# (`adr-…`, `plan-…`), a backlog by what it lists (`TASKS-billing-audit`, `todo.machine`), and
+# Russian puts the head noun first (`otchet-o-zapuske`, `журнал-сборок`); other words count
+# last only (`…-log`, `…-requests`).
 _LEADING = frozenset(
     "adr adrs decision decisions resheniya reshenij reshenie resheniy решения решение roadmap "
     "prd rfc sprint спринт razbor разбор plan plans plany план планы zhurnal журнал dnevnik "
     "дневник reestr реестр otchet otchety "
     "otchyot отчет отчёт отчеты отчёты itogi итоги zametki заметки zadachi задачи beklog бэклог "
-    "беклог".split()
+    "беклог planning planirovanie планирование tasks todo todos backlog".split()
+)
+
+# Last words of a guide: a name that starts with a record's word and ends with one of these
+# (`adr-guide`, `todo-workflow`, `plan-howto`) explains how such records are kept.
+_GUIDE_WORDS = frozenset(
+    "guide guidelines workflow howto tutorial usage instructions process conventions "
+    "format rukovodstvo instrukciya руководство инструкция".split()
 )
 
 
@@ -135,7 +151,9 @@ def name_role(folders: list[str], stem: str) -> str | None:
     last = NAME_WORDS.get(words[-1]) or (None if alone else WORK_WORDS.get(words[-1]))
     if last:
         return last
-    return NAME_WORDS.get(words[0]) if words[0] in _LEADING else None
+    if words[0] not in _LEADING or words[-1] in _GUIDE_WORDS:
+        return None  # `adr-guide`, `todo-workflow`: a guide to keeping such records
+    return NAME_WORDS.get(words[0])
 
 
 def _words(stem: str) -> list[str]:

@@ -18,6 +18,8 @@ from __future__ import annotations
 
 import re
 
+from project_corpus.importer.folders import in_fixture_folder
+from project_corpus.importer.folders import in_template_folder
 from project_corpus.importer.folders import is_template
 
 # Stems of project boilerplate: never memory, whatever is beside them.
@@ -53,7 +55,7 @@ def view(claimed: list[tuple[str, str]], unclaimed: list[tuple[str, str]]) -> di
     """Roles for UNCLAIMED files ((path, kebab stem) pairs) from their neighbours, given the
     CLAIMED files ((path, role) pairs; both repository-relative, Markdown). Records first:
     what they claim counts as memory for the rest."""
-    kept = [(p, s) for p, s in unclaimed if s not in BOILERPLATE and not is_template(s)]
+    kept = [(p, s) for p, s in unclaimed if s not in BOILERPLATE and not _form(p, s)]
     roles = _records([p for p, _ in claimed], [p for p, _ in kept])
     rest = [(p, s) for p, s in kept if p not in roles]
     here: dict[str, list[bool]] = {}  # folder -> a record? per Markdown file directly in it
@@ -75,6 +77,15 @@ def view(claimed: list[tuple[str, str]], unclaimed: list[tuple[str, str]]) -> di
         if beside:
             roles[path] = "reference"
     return roles
+
+
+def _form(path: str, stem: str) -> bool:
+    """Whether a file is a blank form or test data: a template, or kept under a form folder
+    (`templates/0.5/default/docs/adr/ADR-0001.md`) or a fixture folder (`tests/fixtures/`)."""
+    folder = path.rpartition("/")[0]
+    if is_template(stem) or in_fixture_folder(folder):
+        return True
+    return in_template_folder(folder.lower().split("/"))
 
 
 def _records(claimed: list[str], unclaimed: list[str]) -> dict[str, str]:
