@@ -56,6 +56,8 @@ NAME_WORDS = {
     ),
     **dict.fromkeys("notes scratchpad zametki заметки".split(), "log-file"),
     **dict.fromkeys("lessons learnings findings".split(), "note"),
+    # Russian names a study head noun first (`issledovanie-kesha`, `исследование-кэша`).
+    **dict.fromkeys("issledovanie исследование".split(), "note"),
     **dict.fromkeys("story".split(), "todo-item"),
     **dict.fromkeys(
         "postmortem postmortems incident incidents rca инцидент разбор razbor".split(), "postmortem"
@@ -70,7 +72,7 @@ NAME_WORDS = {
 WORK_WORDS = dict.fromkeys(
     "summary fix fixes fixed analysis investigation thoughts progress solution "
     "improvements review issue research study "
-    "svodka analiz ispravlenie issledovanie сводка анализ исправление исследование".split(),
+    "svodka analiz ispravlenie сводка анализ исправление".split(),
     "note",
 )
 # Two-word names, wherever they stand in the file name.
@@ -114,7 +116,8 @@ _LEADING = frozenset(
     "prd rfc sprint спринт razbor разбор plan plans plany план планы zhurnal журнал dnevnik "
     "дневник reestr реестр otchet otchety "
     "otchyot отчет отчёт отчеты отчёты itogi итоги zametki заметки zadachi задачи beklog бэклог "
-    "беклог planning planirovanie планирование tasks todo todos backlog".split()
+    "беклог planning planirovanie планирование issledovanie исследование tasks todo todos "
+    "backlog".split()
 )
 
 # Last words of a guide: a name that starts with a record's word and ends with one of these
