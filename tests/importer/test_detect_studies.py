@@ -44,9 +44,7 @@ def test_studies_research_and_planning_are_memory_by_name(tmp_path: Path, cli: C
     imports_cleanly(cli, root)
 
 
-def test_backlogs_named_kind_first_and_debt_registers_are_memory(
-    tmp_path: Path, cli: CLI
-) -> None:
+def test_backlogs_named_kind_first_and_debt_registers_are_memory(tmp_path: Path, cli: CLI) -> None:
     root = make_repo(
         tmp_path / "backlogs",
         {
@@ -115,10 +113,7 @@ def test_templates_and_fixtures_records_and_a_test_suites_spec_stay_out(
     root = make_repo(
         tmp_path / "forms",
         {
-            **{
-                f"src/tool/templates/0.5/default/docs/adr/ADR-000{n}.md": adr
-                for n in range(1, 4)
-            },
+            **{f"src/tool/templates/0.5/default/docs/adr/ADR-000{n}.md": adr for n in range(1, 4)},
             "src/tool/templates/0.5/default/docs/adr/index.md": "# ADRs\n",
             "scripts/tests/fixtures/sentry-status/no-steps.md": "# Case\n\nNone.\n",
             "scripts/tests/fixtures/sentry-status/no-report.md": "# Case\n\nNone.\n",
@@ -161,3 +156,27 @@ def test_a_memory_banks_prompt_library_is_not_memory(tmp_path: Path, cli: CLI) -
     ):
         assert left[path] == "not-memory", path
     imports_cleanly(cli, root)
+
+
+def test_an_all_caps_how_to_is_no_key_document(tmp_path: Path) -> None:
+    root = make_repo(
+        tmp_path / "caps",
+        {
+            "ARCHITECTURE.md": "# Architecture\n\nThree services.\n",
+            "MODEL_API.md": "# Model API\n\nPOST /invoke.\n",
+            "docs/STORAGE_SETUP.md": "# Storage setup\n\nRun the script.\n",
+            "docs/TESTING.md": "# Testing\n\nRun pytest.\n",
+            "docs/БАЗА_УСТАНОВКА.md": "# Установка базы\n\nЗапустите скрипт.\n",
+            "docs/MONITORING_SETUP_SUMMARY.md": "# Monitoring\n\nWhat we set up.\n",
+        },
+    )
+    roles, left = plan(root)
+    assert roles["ARCHITECTURE.md"] == "reference"
+    for path in (
+        "MODEL_API.md",
+        "docs/STORAGE_SETUP.md",
+        "docs/TESTING.md",
+        "docs/БАЗА_УСТАНОВКА.md",
+    ):
+        assert left[path] == "not-memory", path  # read for its shape, and it has none
+    assert roles["docs/MONITORING_SETUP_SUMMARY.md"] == "note"  # a summary of work done

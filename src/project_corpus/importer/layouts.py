@@ -248,6 +248,13 @@ BOILERPLATE = frozenset(
 )
 
 
+# Last words of an ALL-CAPS name that make it user documentation, not a key project document.
+USER_DOC_WORDS = frozenset(
+    "API FAQ QUICKSTART INSTALL INSTALLATION SETUP TUTORIAL TESTING USAGE HOWTO УСТАНОВКА "
+    "НАСТРОЙКА".split()
+)
+
+
 def _key_document(folders: list[str], name: str) -> str | None:
     """An ALL-CAPS Markdown file at the root or under `docs/` (ARCHITECTURE.md,
     OPERATIONS.md): owners name their key documents so; boilerplate aside."""
@@ -257,6 +264,8 @@ def _key_document(folders: list[str], name: str) -> str | None:
         return None
     if len(base) < 4 or not base.isupper() or base in BOILERPLATE:
         return None
+    if base.replace("-", "_").rsplit("_", 1)[-1] in USER_DOC_WORDS:
+        return None  # `MODEL_API.md`, `STORAGE_SETUP.md`: a user's how-to, read for its shape
     return "reference"
 
 
