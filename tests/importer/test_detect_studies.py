@@ -6,15 +6,12 @@ Real temporary git repositories, English and Russian."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from pathlib import Path
 
-from tests.conftest import Run
+from tests.importer.helpers import CLI
+from tests.importer.helpers import imports_cleanly
+from tests.importer.helpers import plan
 from tests.importer.repos import make_repo
-from tests.importer.test_detect_work import imports_cleanly
-from tests.importer.test_detect_work import plan
-
-CLI = Callable[..., Run]
 
 
 def test_studies_research_and_planning_are_memory_by_name(tmp_path: Path, cli: CLI) -> None:

@@ -27,6 +27,7 @@ from project_corpus.importer.folders import in_template_folder
 from project_corpus.importer.folders import is_template
 from project_corpus.importer.folders import memory_hidden
 from project_corpus.importer.folders import plain
+from project_corpus.importer.naming import key_document
 from project_corpus.importer.naming import name_role
 from project_corpus.importer.naming import without_language
 
@@ -221,52 +222,8 @@ def role(path: str) -> str | None:
         or dated_folder_role(folders)
         or dated_tail_role(folders, name)
         or agent_dir_role(folders)
-        or _key_document(folders, name)
+        or key_document(folders, name, name.lower().endswith(MARKDOWN_SUFFIXES))
     )
-
-
-# Capitalised names that are project boilerplate, not memory.
-BOILERPLATE = frozenset(
-    [
-        "README",
-        "LICENSE",
-        "LICENCE",
-        "CONTRIBUTING",
-        "CODE_OF_CONDUCT",
-        "SECURITY",
-        "AUTHORS",
-        "NOTICE",
-        "COPYING",
-        "SUPPORT",
-        "MAINTAINERS",
-        "GOVERNANCE",
-        "CODEOWNERS",
-        "PULL_REQUEST_TEMPLATE",
-        "ISSUE_TEMPLATE",
-        "THIRD_PARTY_NOTICES",
-    ]
-)
-
-
-# Last words of an ALL-CAPS name that make it user documentation, not a key project document.
-USER_DOC_WORDS = frozenset(
-    "API FAQ QUICKSTART INSTALL INSTALLATION SETUP TUTORIAL TESTING USAGE HOWTO УСТАНОВКА "
-    "НАСТРОЙКА".split()
-)
-
-
-def _key_document(folders: list[str], name: str) -> str | None:
-    """An ALL-CAPS Markdown file at the root or under `docs/` (ARCHITECTURE.md,
-    OPERATIONS.md): owners name their key documents so; boilerplate aside."""
-    base = name.rsplit(".", 1)[0]
-    base = base[: len(without_language(base.lower()))]  # `REPORT.zh-CN` -> `REPORT`
-    if folders[:1] not in ([], ["docs"]) or not name.lower().endswith(MARKDOWN_SUFFIXES):
-        return None
-    if len(base) < 4 or not base.isupper() or base in BOILERPLATE:
-        return None
-    if base.replace("-", "_").rsplit("_", 1)[-1] in USER_DOC_WORDS:
-        return None  # `MODEL_API.md`, `STORAGE_SETUP.md`: a user's how-to, read for its shape
-    return "reference"
 
 
 PROMPT_SUFFIXES = (".prompt.md", ".chatmode.md")

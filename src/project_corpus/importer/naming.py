@@ -2,8 +2,9 @@
 "By name"): records named by what they hold (`LANDING_LOG`, `DEPLOYMENT_RECORD`,
 `verification-ledger`, `OWNER_REQUESTS`, `migration-report-2025-01-08`), in English, Russian
 and Russian transliterated into Latin letters (`dorozhnaya-karta-i-beklog`,
-`adr-zhurnal-reshenij`), and a translation's language suffix (`activeContext.zh-CN.md`) read
-as its original's name. Pure: a kebab stem in, a role out.
+`adr-zhurnal-reshenij`), a translation's language suffix (`activeContext.zh-CN.md`) read
+as its original's name, and key documents named in capitals (`ARCHITECTURE.md`; not a how-to,
+`MODEL_API.md`). Pure: a name in, a role out.
 """
 
 from __future__ import annotations
@@ -175,3 +176,47 @@ def _is_tail(word: str) -> bool:
     if not _TAIL_RE.match(word):
         return False
     return bool(_HASHLIKE_RE.search(word)) or word in ("final", "draft", "old", "new", "copy")
+
+
+# Capitalised names that are project boilerplate, not memory.
+BOILERPLATE = frozenset(
+    [
+        "README",
+        "LICENSE",
+        "LICENCE",
+        "CONTRIBUTING",
+        "CODE_OF_CONDUCT",
+        "SECURITY",
+        "AUTHORS",
+        "NOTICE",
+        "COPYING",
+        "SUPPORT",
+        "MAINTAINERS",
+        "GOVERNANCE",
+        "CODEOWNERS",
+        "PULL_REQUEST_TEMPLATE",
+        "ISSUE_TEMPLATE",
+        "THIRD_PARTY_NOTICES",
+    ]
+)
+
+
+# Last words of an ALL-CAPS name that make it user documentation, not a key project document.
+USER_DOC_WORDS = frozenset(
+    "API FAQ QUICKSTART INSTALL INSTALLATION SETUP TUTORIAL TESTING USAGE HOWTO УСТАНОВКА "
+    "НАСТРОЙКА".split()
+)
+
+
+def key_document(folders: list[str], name: str, markdown: bool) -> str | None:
+    """An ALL-CAPS Markdown file at the root or under `docs/` (ARCHITECTURE.md,
+    OPERATIONS.md): owners name their key documents so; boilerplate aside."""
+    base = name.rsplit(".", 1)[0]
+    base = base[: len(without_language(base.lower()))]  # `REPORT.zh-CN` -> `REPORT`
+    if folders[:1] not in ([], ["docs"]) or not markdown:
+        return None
+    if len(base) < 4 or not base.isupper() or base in BOILERPLATE:
+        return None
+    if base.replace("-", "_").rsplit("_", 1)[-1] in USER_DOC_WORDS:
+        return None  # `MODEL_API.md`, `STORAGE_SETUP.md`: a user's how-to, read for its shape
+    return "reference"
