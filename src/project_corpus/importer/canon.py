@@ -102,7 +102,7 @@ def status_sections(
 
 def _cites_ids(doc: md.Structure, section: md.Section) -> bool:
     """Whether a line of SECTION would read as a bare Report or Task ID under STATUS
-    `## Evidence References` (a backticked `name-with-dashes`, `file_name.py`): the import
+    `## Evidence References` (a backticked `name-with-dashes` or dotted file name): the import
     writes no report by such an ID, so the doctor would find a citation of a missing report
     (CITED_REPORT_MISSING; it reads fenced lines and the heading too). Such a section stays
     in its own document only."""
