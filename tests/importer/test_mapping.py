@@ -278,3 +278,51 @@ def test_a_superseded_record_is_named_by_its_successor_when_both_are_history(
     poll_items = [r for r in found["results"] if r["source_path"].endswith("adr-0001-poll.md")]
     assert poll_items
     assert all(r["temporal_status"] == "superseded" for r in poll_items)
+
+
+@pytest.mark.parametrize(
+    ("heading", "line"),
+    [
+        ("Verification", "- On a device, tunnel via loopback (memory `lan-canary-privacy`)."),
+        ("Проверка", "- Прогнать `test_sync.py` и `make-release` перед выпуском."),
+    ],
+)
+def test_an_evidence_section_naming_ids_no_report_has_stays_out_of_status(
+    tmp_path: Path, cli: CLI, heading: str, line: str
+) -> None:
+    # Under STATUS `## Evidence References` a backticked `name-with-dashes` reads as a
+    # Report-ID; the import writes no such report, so the section stays in its own document
+    # and the corpus passes the doctor (found on a real handoff).
+    root = make_repo(
+        tmp_path / "repo",
+        {
+            "memory-bank/projectbrief.md": "# Brief\n\nA chat client.\n",
+            "memory-bank/activeContext.md": (
+                f"# Active context\n\n## Current focus\n\nThe mesh.\n\n## {heading}\n\n{line}\n"
+                "\n## Next steps\n\n- Ship the mesh.\n"
+            ),
+        },
+    )
+    run = cli("import", root, "--format", "json")
+    assert run.code == 0, run.err
+    status = (root / STATE / "STATUS.md").read_text(encoding="utf-8")
+    evidence = status.split("## Evidence References\n", 1)[1].split("\n## ", 1)[0]
+    assert evidence.strip() == "NONE"
+    assert line in (root / STATE / "active-context.md").read_text(encoding="utf-8")
+    assert doctor_fails(cli, root) == 0
+
+
+def test_an_evidence_section_without_ids_is_status_evidence(tmp_path: Path, cli: CLI) -> None:
+    root = make_repo(
+        tmp_path / "repo",
+        {
+            "memory-bank/projectbrief.md": "# Brief\n\nA chat client.\n",
+            "memory-bank/activeContext.md": (
+                "# Active context\n\n## Verification\n\n- `flutter test` passes on CI.\n"
+            ),
+        },
+    )
+    assert cli("import", root, "--format", "json").code == 0
+    status = (root / STATE / "STATUS.md").read_text(encoding="utf-8")
+    assert "- `flutter test` passes on CI." in status.split("## Evidence References\n", 1)[1]
+    assert doctor_fails(cli, root) == 0

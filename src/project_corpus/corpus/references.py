@@ -221,16 +221,25 @@ def evidence_ids(doc: Document, table: Targets) -> list[Reference]:
     """Bare IDs in STATUS `## Evidence References` (see the module docstring)."""
     found = []
     for line, text in section_text(doc, EVIDENCE_SECTION):
-        lead = EVIDENCE_ID_RE.match(text)
-        tokens = [lead.group(1)] if lead else []
-        tokens += BACKTICK_ID_RE.findall(text) if "`" in text else []
-        for token in dict.fromkeys(t.rstrip(".") for t in tokens):
-            if ID_MARK_RE.search(token) and not token.endswith(".md") and ID_RE.match(token):
-                target = _first(table.reports, token) or _first(table.tasks, token)
-                column = _word_column(text, token)
-                target = target or report_path(token)
-                found.append(Reference("id", line, token, target, column))
+        for token in evidence_id_tokens(text):
+            target = _first(table.reports, token) or _first(table.tasks, token)
+            column = _word_column(text, token)
+            target = target or report_path(token)
+            found.append(Reference("id", line, token, target, column))
     return found
+
+
+def evidence_id_tokens(text: str) -> list[str]:
+    """The tokens of one line of STATUS `## Evidence References` that read as bare Report or
+    Task IDs (a leading ID, any backticked ID), in order, each once."""
+    lead = EVIDENCE_ID_RE.match(text)
+    tokens = [lead.group(1)] if lead else []
+    tokens += BACKTICK_ID_RE.findall(text) if "`" in text else []
+    return [
+        token
+        for token in dict.fromkeys(t.rstrip(".") for t in tokens)
+        if ID_MARK_RE.search(token) and not token.endswith(".md") and ID_RE.match(token)
+    ]
 
 
 def task_reference(doc: Document, table: Targets) -> list[Reference]:

@@ -14,6 +14,7 @@ import re
 from typing import NamedTuple
 
 from project_corpus.corpus import vocabulary as V
+from project_corpus.corpus.references import evidence_id_tokens
 from project_corpus.corpus.vocabulary import PROJECT_SECTIONS
 from project_corpus.corpus.vocabulary import STATUS_SECTIONS
 from project_corpus.importer import sections as md
@@ -90,11 +91,22 @@ def status_sections(
     for name in STATUS_SECTIONS:
         for path, doc in ordered:
             found = matching(doc, name, taken.setdefault(path, set()))
+            if name == V.EVIDENCE_REFERENCES:
+                found = [s for s in found if not _cites_ids(doc, s)]
             if found:
                 taken[path].update((s.start, s.end) for s in found)
                 picked[name] = Pick([section_block(path, s, doc) for s in found], [path])
                 break
     return picked
+
+
+def _cites_ids(doc: md.Structure, section: md.Section) -> bool:
+    """Whether a line of SECTION would read as a bare Report or Task ID under STATUS
+    `## Evidence References` (a backticked `name-with-dashes` or dotted file name): the import
+    writes no report by such an ID, so the doctor would find a citation of a missing report
+    (CITED_REPORT_MISSING; it reads fenced lines and the heading too). Such a section stays
+    in its own document only."""
+    return any(evidence_id_tokens(doc.lines[i]) for i in range(section.start, section.end))
 
 
 def first_open_item(path: str, doc: md.Structure) -> Pick | None:
