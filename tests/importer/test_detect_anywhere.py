@@ -3,36 +3,13 @@ real temporary git repositories, English and Russian."""
 
 from __future__ import annotations
 
-import json
-from collections.abc import Callable
 from pathlib import Path
 
-from project_corpus.importer import ImportOptions
 from project_corpus.importer import run_import
-from tests.conftest import Run
+from tests.importer.helpers import CLI
+from tests.importer.helpers import doctor_fails
+from tests.importer.helpers import plan_documents
 from tests.importer.repos import make_repo
-
-CLI = Callable[..., Run]
-
-
-def plan(root: Path) -> tuple[dict[str, str], dict[str, list[str]], dict[str, str]]:
-    """(path -> role, path -> documents, path left out -> reason) of a dry run."""
-    result = run_import(root, ImportOptions(dry_run=True))
-    sources = result["sources"]
-    left = result["left_out"]
-    assert isinstance(sources, list)
-    assert isinstance(left, list)
-    roles = {row["path"]: row["role"] for row in sources}
-    documents = {row["path"]: row["documents"] for row in sources}
-    return roles, documents, {row["path"]: row["reason"] for row in left}
-
-
-def doctor_fails(cli: CLI, root: Path) -> int:
-    run = cli("context", "doctor", root, "--format", "json")
-    report = json.loads(run.out)
-    assert isinstance(report, dict), run.err
-    return int(report["summary"]["FAIL"])
-
 
 ACTIVE_EN = "# Active Context\n\n## Current Focus\nThe relay board.\n\n## Next Steps\n1. Wire it.\n"
 ACTIVE_RU = (
@@ -53,7 +30,7 @@ def test_memory_bank_names_in_a_folder_of_any_name_are_a_memory_bank(
             "ai/system-patterns.md": "# Patterns\n\nOne broker.\n",
         },
     )
-    roles, _, left = plan(root)
+    roles, _, left = plan_documents(root)
     assert roles["cline_docs/activeContext.md"] == "active"
     assert roles["cline_docs/productContext.md"] == "reference"
     assert roles["cline_docs/userProfile.md"] == "reference"  # a bank's own file
@@ -71,7 +48,7 @@ def test_a_russian_active_context_in_a_custom_folder_feeds_status(tmp_path: Path
         tmp_path / "rele",
         {".roo/memory/active-context.md": ACTIVE_RU, ".roo/memory/progress.md": "# Прогресс\n"},
     )
-    roles, _, _ = plan(root)
+    roles, _, _ = plan_documents(root)
     assert roles[".roo/memory/active-context.md"] == "active"
     run_import(root)
     status = (root / ".project-corpus/state/STATUS.md").read_text(encoding="utf-8")
@@ -90,7 +67,7 @@ def test_nested_agent_rules_are_named_by_their_folder(tmp_path: Path) -> None:
             ".roo/rules-code/style.md": "# Style\n\nSmall functions.\n",
         },
     )
-    roles, documents, _ = plan(root)
+    roles, documents, _ = plan_documents(root)
     for path in (
         "apps/web/CLAUDE.md",
         "services/api/AGENTS.md",
@@ -115,7 +92,7 @@ def test_folders_named_by_what_they_keep_are_memory_at_any_depth(tmp_path: Path)
             "notes/2025-04-01-standup.md": "# Standup\n\nAll green.\n",
         },
     )
-    roles, documents, left = plan(root)
+    roles, documents, left = plan_documents(root)
     assert roles["project/dev-notes/cache.md"] == "note"
     assert roles["docs/status-reports/week-12.md"] == "log-entry"
     assert roles["ops/Incidents/disk-full.md"] == "postmortem"
@@ -190,7 +167,7 @@ def test_unclaimed_docs_are_judged_by_their_headings_in_both_languages(tmp_path:
             "src/lamps/plan.md": STATUS_EN,
         },
     )
-    roles, _, left = plan(root)
+    roles, _, left = plan_documents(root)
     assert roles["docs/storage.md"] == "decision"
     assert roles["docs/design/хранилище.md"] == "decision"
     assert roles["docs/where-we-are.md"] == "handoff"
@@ -229,7 +206,7 @@ def test_vendored_markdown_is_left_out_with_a_reason(tmp_path: Path) -> None:
             "CONTRIBUTING.md": "# Contributing\n",
         },
     )
-    roles, _, left = plan(root)
+    roles, _, left = plan_documents(root)
     assert set(roles) == {"CLAUDE.md", "README.md"}
     for folder in ("node_modules", "vendor", "third_party", "build", "docs/_build"):
         assert left[folder] == "vendored", folder
@@ -250,7 +227,7 @@ def test_numbered_key_files_agent_folders_and_steering_are_memory(tmp_path: Path
             "docs/01-install.md": "# Install\n\npip install lamps\n",
         },
     )
-    roles, _, left = plan(root)
+    roles, _, left = plan_documents(root)
     assert roles["docs/09-decisions.md"] == "decision-log"
     assert roles["docs/03-roadmap.md"] == "roadmap"
     assert roles[".claude/codebase/map.md"] == "reference"
@@ -274,7 +251,7 @@ def test_templates_and_agent_prompts_are_not_memory(tmp_path: Path) -> None:
             "docs/decisions/0002-a-tool-not-a-template.md": DECISION_EN,
         },
     )
-    roles, _, left = plan(root)
+    roles, _, left = plan_documents(root)
     assert roles[".claude/notes/broker.md"] == "note"
     assert roles["docs/decisions/0002-a-tool-not-a-template.md"] == "decision"
     for path in (
@@ -298,7 +275,7 @@ def test_russian_folder_words_and_hidden_memory_folders_are_memory(tmp_path: Pat
             ".cache/notes.md": "# Not entered\n",
         },
     )
-    roles, _, left = plan(root)
+    roles, _, left = plan_documents(root)
     assert roles["docs/решения/хранилище.md"] == "decision"
     assert roles["docs/Отчёты/неделя-12.md"] == "log-entry"
     assert roles[".context/product/mission.md"] == "reference"

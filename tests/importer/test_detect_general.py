@@ -5,40 +5,12 @@ and Russian (Cyrillic and transliterated)."""
 
 from __future__ import annotations
 
-import json
-from collections.abc import Callable
 from pathlib import Path
 
-from project_corpus.importer import ImportOptions
-from project_corpus.importer import run_import
-from tests.conftest import Run
+from tests.importer.helpers import CLI
+from tests.importer.helpers import imports_cleanly
+from tests.importer.helpers import plan
 from tests.importer.repos import make_repo
-
-CLI = Callable[..., Run]
-
-
-def plan(root: Path) -> tuple[dict[str, str], dict[str, str]]:
-    """(path -> role, path left out -> reason) of a dry run."""
-    result = run_import(root, ImportOptions(dry_run=True))
-    sources = result["sources"]
-    left = result["left_out"]
-    assert isinstance(sources, list)
-    assert isinstance(left, list)
-    return {r["path"]: r["role"] for r in sources}, {r["path"]: r["reason"] for r in left}
-
-
-def doctor_fails(cli: CLI, root: Path) -> int:
-    run = cli("context", "doctor", root, "--format", "json")
-    report = json.loads(run.out)
-    assert isinstance(report, dict), run.err
-    return int(report["summary"]["FAIL"])
-
-
-def imports_cleanly(cli: CLI, root: Path) -> None:
-    """A real import exits 0 and the doctor finds 0 FAIL on what it wrote."""
-    run = cli("import", root, "--format", "json")
-    assert run.code == 0, run.err
-    assert doctor_fails(cli, root) == 0
 
 
 def test_records_named_by_what_they_hold_are_memory_anywhere(tmp_path: Path, cli: CLI) -> None:

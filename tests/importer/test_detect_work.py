@@ -6,33 +6,12 @@ out. Real temporary git repositories, English and Russian."""
 
 from __future__ import annotations
 
-import json
-from collections.abc import Callable
 from pathlib import Path
 
-from project_corpus.importer import ImportOptions
-from project_corpus.importer import run_import
-from tests.conftest import Run
+from tests.importer.helpers import CLI
+from tests.importer.helpers import imports_cleanly
+from tests.importer.helpers import plan
 from tests.importer.repos import make_repo
-
-CLI = Callable[..., Run]
-
-
-def plan(root: Path) -> tuple[dict[str, str], dict[str, str]]:
-    """(path -> role, path left out -> reason) of a dry run."""
-    result = run_import(root, ImportOptions(dry_run=True))
-    sources = result["sources"]
-    left = result["left_out"]
-    assert isinstance(sources, list)
-    assert isinstance(left, list)
-    return {r["path"]: r["role"] for r in sources}, {r["path"]: r["reason"] for r in left}
-
-
-def imports_cleanly(cli: CLI, root: Path) -> None:
-    run = cli("import", root, "--format", "json")
-    assert run.code == 0, run.err
-    report = json.loads(cli("context", "doctor", root, "--format", "json").out)
-    assert report["summary"]["FAIL"] == 0
 
 
 def test_write_ups_of_work_done_are_memory_by_folder_and_name(tmp_path: Path, cli: CLI) -> None:

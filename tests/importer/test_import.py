@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import json
 import subprocess
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -12,23 +10,16 @@ import pytest
 from project_corpus.core.errors import ContextError
 from project_corpus.importer import ImportOptions
 from project_corpus.importer import run_import
-from tests.conftest import Run
 from tests.conftest import tree_digest
 from tests.conftest import write_files
+from tests.importer.helpers import CLI
+from tests.importer.helpers import doctor_fails
 from tests.importer.repos import MEMORY_REPO
 from tests.importer.repos import RUSSIAN_ACTIVE
 from tests.importer.repos import git
 from tests.importer.repos import make_repo
 
-CLI = Callable[..., Run]
 STATE = ".project-corpus/state"
-
-
-def doctor_fails(cli: CLI, root: Path) -> int:
-    run = cli("context", "doctor", root, "--format", "json")
-    report = json.loads(run.out)
-    assert isinstance(report, dict), run.err
-    return int(report["summary"]["FAIL"])
 
 
 def read(root: Path, rel: str) -> str:

@@ -3,19 +3,18 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
-from project_corpus.importer import ImportOptions
 from project_corpus.importer import run_import
 from project_corpus.importer import sections as md
 from project_corpus.importer import standing
-from tests.conftest import Run
+from tests.importer.helpers import CLI
+from tests.importer.helpers import doctor_fails
+from tests.importer.helpers import plan_documents
 from tests.importer.repos import make_repo
 
-CLI = Callable[..., Run]
 STATE = ".project-corpus/state"
 HISTORY = ".project-corpus/history"
 
@@ -86,9 +85,8 @@ def test_a_plan_is_over_when_its_status_says_done(status: str, stands: bool) -> 
 
 
 def placed(tmp_path: Path, files: dict[str, str | bytes | None]) -> dict[str, list[str]]:
-    root = make_repo(tmp_path / "lamps", files)
-    result = run_import(root, ImportOptions(dry_run=True))
-    return {str(r["path"]): list(r["documents"]) for r in result["sources"]}  # type: ignore[union-attr]
+    _, documents, _ = plan_documents(make_repo(tmp_path / "lamps", files))
+    return documents
 
 
 def test_standing_decisions_and_open_plans_are_state_and_finished_ones_history(
@@ -122,8 +120,7 @@ def test_a_standing_decision_keeps_its_date_and_the_corpus_passes(tmp_path: Path
     assert text.startswith(
         "# 5. One broker\nDate: 2024-12-24\nSource: docs/adr/0005-one-broker.md\n"
     )
-    report = json.loads(cli("context", "doctor", root, "--format", "json").out)
-    assert report["summary"]["FAIL"] == 0
+    assert doctor_fails(cli, root) == 0
 
 
 README = """# Lamp controller
@@ -171,8 +168,7 @@ def test_a_readme_that_project_quotes_keeps_the_rest_as_a_state_reference(
     owner = [line for line in README.splitlines() if line and not line.startswith("#")]
     prose = [line for line in project + rest if line in owner]
     assert sorted(prose) == sorted(owner)  # every README line once, none in both documents
-    report = json.loads(cli("context", "doctor", root, "--format", "json").out)
-    assert report["summary"]["FAIL"] == 0
+    assert doctor_fails(cli, root) == 0
 
 
 def test_a_readme_beside_a_brief_is_kept_whole_in_either_language(tmp_path: Path) -> None:
@@ -277,8 +273,7 @@ def test_a_superseded_record_is_named_by_its_successor_when_both_are_history(
     poll = (root / HISTORY / "adr-0001-poll.md").read_text(encoding="utf-8")
     mqtt = (root / STATE / "adr-0003-mqtt.md").read_text(encoding="utf-8")
     assert "Supersedes:" not in poll + mqtt  # a state document never carries one
-    report = json.loads(cli("context", "doctor", root, "--format", "json").out)
-    assert report["summary"]["FAIL"] == 0
+    assert doctor_fails(cli, root) == 0
     found = json.loads(cli("context", "query", root, "poll", "--fresh", "--format", "json").out)
     poll_items = [r for r in found["results"] if r["source_path"].endswith("adr-0001-poll.md")]
     assert poll_items

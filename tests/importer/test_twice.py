@@ -4,7 +4,6 @@ finds no FAIL (a second project brief once crashed the plan, docs/import.md "Map
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -12,10 +11,10 @@ import pytest
 from project_corpus.importer.artifacts import FOLDERS
 from project_corpus.importer.layouts import ROLE_KIND
 from project_corpus.importer.layouts import role
-from tests.conftest import Run
+from tests.importer.helpers import CLI
+from tests.importer.helpers import doctor_fails
 from tests.importer.repos import make_repo
 
-CLI = Callable[..., Run]
 INCLUDE = "scratch/**"
 # Two paths per role, as owners keep them: a live memory bank beside an archived one, two logs…
 TWICE = {
@@ -100,14 +99,14 @@ def test_a_role_occurring_twice_imports_with_no_fail(name: str, tmp_path: Path, 
     assert run.code == 0, run.err
     made = {s["path"] for s in json.loads(run.out)["sources"]}
     assert made == set(TWICE[name]) or name == "readme"  # a README feeds PROJECT only
-    assert _doctor_fails(cli, root) == 0
+    assert doctor_fails(cli, root) == 0
 
 
 def test_every_role_twice_in_one_repository_imports_with_no_fail(tmp_path: Path, cli: CLI) -> None:
     root = make_repo(tmp_path / "all", _files())
     run = cli("import", root, "--include", INCLUDE)
     assert run.code == 0, run.err
-    assert _doctor_fails(cli, root) == 0
+    assert doctor_fails(cli, root) == 0
 
 
 def test_of_two_memory_banks_the_live_one_is_project_and_the_other_a_reference(
@@ -130,9 +129,4 @@ def test_of_two_memory_banks_the_live_one_is_project_and_the_other_a_reference(
         "\n\n", "\nSource: archive/old-bank/memory-bank/projectbrief.md\n\n", 1
     )
     assert "- Wire it." in (state / "STATUS.md").read_text(encoding="utf-8")
-    assert _doctor_fails(cli, root) == 0
-
-
-def _doctor_fails(cli: CLI, root: Path) -> int:
-    report = json.loads(cli("context", "doctor", root, "--format", "json").out)
-    return int(report["summary"]["FAIL"])
+    assert doctor_fails(cli, root) == 0
