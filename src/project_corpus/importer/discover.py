@@ -240,7 +240,7 @@ def _read_at(fd: int, path: str, role: str) -> Source | Left:
         return Left(path, "encoding", f"not UTF-8 (byte {exc.start})")
     if "\0" in text:
         return Left(path, "encoding", "holds NUL bytes (a binary file)")
-    dated = shapes.dated_record(text) if role == BY_SHAPE else None
+    dated = shapes.record_head(text, path.lower().split("/")[:-1]) if role == BY_SHAPE else None
     judged = role == BY_SHAPE and not dated and not shapes.might_be_memory(text)
     lines = () if judged else sections.split(text)
     if role == BY_SHAPE:

@@ -50,6 +50,10 @@ FOLDER_WORDS = {
     ),
     **dict.fromkeys("releases release-notes debriefs reviews findings".split(), "log-entry"),
     **dict.fromkeys("backlog backlogs todo todos tasks".split(), "todo-item"),
+    # Work items set aside or retired (`graveyard/`, `icebox/`): still the record of why.
+    **dict.fromkeys("graveyard icebox retired abandoned".split(), "todo-item"),
+    # A work breakdown structure (`docs/wbs/phase-1.md`).
+    **dict.fromkeys("wbs".split(), "plan"),
     # Records kept one per file: issues, tickets, stories, quests, requests, ledgers, audits.
     **dict.fromkeys(
         "issues tickets quests epics requests zadachi beklog задачи бэклог".split(), "todo-item"

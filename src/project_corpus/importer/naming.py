@@ -46,6 +46,8 @@ NAME_WORDS = {
         "задачи бэклог беклог очередь запросы zadachi zadacha beklog bjeklog".split(),
         "todo-file",
     ),
+    # One task's brief, named by what it asks (`auth_refactor_codex_task`, `задача-миграция`).
+    **dict.fromkeys("task задача".split(), "todo-item"),
     **dict.fromkeys(
         "adr adrs rfc decision decisions resheniya reshenij reshenie resheniy решения "
         "решение".split(),
@@ -117,15 +119,15 @@ _LEADING = frozenset(
     "prd rfc sprint спринт razbor разбор plan plans plany план планы zhurnal журнал dnevnik "
     "дневник reestr реестр otchet otchety "
     "otchyot отчет отчёт отчеты отчёты itogi итоги zametki заметки zadachi задачи beklog бэклог "
-    "беклог planning planirovanie планирование issledovanie исследование tasks todo todos "
+    "беклог задача planning planirovanie планирование issledovanie исследование tasks todo todos "
     "backlog".split()
 )
 
 # Last words of a guide: a name that starts with a record's word and ends with one of these
 # (`adr-guide`, `todo-workflow`, `plan-howto`) explains how such records are kept.
 _GUIDE_WORDS = frozenset(
-    "guide guidelines workflow howto tutorial usage instructions process conventions "
-    "format rukovodstvo instrukciya руководство инструкция".split()
+    "guide guidelines workflow howto how tutorial usage instructions process conventions "
+    "format rukovodstvo instrukciya руководство инструкция как".split()
 )
 
 
@@ -153,6 +155,8 @@ def name_role(folders: list[str], stem: str) -> str | None:
             return found
     alone = stem == words[0]  # `SUMMARY.md`; `summary-2025-01-08.md` is a dated record
     last = NAME_WORDS.get(words[-1]) or (None if alone else WORK_WORDS.get(words[-1]))
+    if last == "todo-item" and _GUIDE_WORDS & set(words):
+        return None  # `how-to-write-a-task`, `task-guide-task`: a guide to writing tasks
     if last:
         return last
     if words[0] not in _LEADING or words[-1] in _GUIDE_WORDS:

@@ -133,6 +133,44 @@ def dated_record(text: str) -> str | None:
     return None
 
 
+# A record's status line (`> Status: Research / Proposed`, `**Status**: ✅ done`,
+# `Статус: принято`): a proposal, a design or a bug write-up says where it stands at its top;
+# a guide does not.
+_STATUS_LINE_RE = re.compile(
+    r"^[ \t>*_-]*(?:status|статус|состояние)[ \t*_]*:[ \t*_]*[^ \t*_\n]",
+    re.MULTILINE | re.IGNORECASE,
+)
+# Front-matter keys of a tracked work item (a backlog or board item, open or retired): a page
+# of a site has a title, a date and tags, not an owner, a priority and a lane.
+_TRACKING_KEY_RE = re.compile(
+    r"^(priority|assignee|assignees|owner|lane|milestone|effort|estimate|severity|due)[ \t]*:",
+    re.MULTILINE | re.IGNORECASE,
+)
+
+
+# Folders of proposals and design studies, where a status line marks a record (`Status:
+# Proposed`); elsewhere in documentation a status line is as often a feature page's state.
+STATUS_DIRS = frozenset("research design designs proposals rfc rfcs исследования".split())
+
+
+def record_head(text: str, folders: list[str]) -> str | None:
+    """ "note" when TEXT's head dates itself, is the front matter of a tracked work item (two
+    tracking keys), or, in a proposals folder, states its status below any front matter."""
+    if dated_record(text):
+        return "note"
+    body = 0
+    if text.startswith("---\n"):
+        keys = {m.group(1).lower() for m in _TRACKING_KEY_RE.finditer(text, 0, HEAD_CHARS)}
+        if len(keys) >= 2:
+            return "note"
+        end = text.find("\n---", 3)
+        body = end + 4 if end >= 0 else len(text)
+    # A status in front matter (`status: draft`) is a site page's state, not a record's.
+    if not STATUS_DIRS & set(folders):
+        return None
+    return "note" if _STATUS_LINE_RE.search(text, body, body + HEAD_CHARS) else None
+
+
 def role(lines: tuple[str, ...]) -> str | None:
     """The role the headings of LINES give the file, or None when they say nothing."""
     return _judge(_headings(lines))
