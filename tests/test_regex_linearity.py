@@ -443,6 +443,18 @@ PATTERNS: dict[str, list[tuple[Run, tuple[Make, ...]]]] = {
     "importer.shapes._RECORD_DATE_RE": [
         (run_of(import_shapes._RECORD_DATE_RE), attacks(repeat("Date: 2024-"), repeat(" ")))
     ],
+    "importer.shapes._STATUS_LINE_RE": [
+        (
+            run_of(import_shapes._STATUS_LINE_RE),
+            attacks(repeat("> **Status"), repeat("status*_ "), repeat("> *Статус:* ")),
+        )
+    ],
+    "importer.shapes._TRACKING_KEY_RE": [
+        (
+            run_of(import_shapes._TRACKING_KEY_RE),
+            attacks(repeat("priority \t"), repeat("owner\nlane "), repeat("due")),
+        )
+    ],
     "importer.siblings._RECORD_RE": [
         (
             run_of(import_siblings._RECORD_RE),
