@@ -14,17 +14,19 @@ cannot avoid doing), for reference. `--against PYTHON` also times the first impo
 re-import by another interpreter's install (another checkout's virtual environment: main's),
 in the same rounds. Beside each wall time, the CPU time (user + system) of the process: on
 a shared machine the wall time waits for the other processes, the CPU time much less.
-The rounds' copies are deleted only at the end, and the rounds begin `--settle` seconds
-(default 65) after the setup, the disk's pending writes flushed: where ext4 runs without a
-journal, as on the machines this was measured on, it passes over every inode freed in the
-last 60 seconds (6 minutes while its table block is unwritten) before it gives out a new one
-(`recently_deleted` in the kernel's `ialloc.c`), so a file created just after thousands were
-deleted anywhere in the same block groups — by the previous run's clean-up, a test suite —
-costs many times what it costs otherwise. Deletions by other processes while the rounds run
-still count: `floor+write` shows what creating the files cost in the same rounds, and a note
-is printed when it is above 3x the floor. `--scratch DIR` puts the repository and the rounds'
-copies on another file system (a tmpfs: `/dev/shm`) to see the import's own cost apart from
-the disk's.
+The rounds' copies are deleted only at the end, and the rounds begin when the file system is
+calm: where ext4 runs without a journal, as on the machines this was measured on, it passes
+over every inode freed in the last 60 seconds (6 minutes while its table block is being
+written, which creating files nearby does) before it gives out a new one (`recently_deleted`
+in the kernel's `ialloc.c`), so a file created within minutes of thousands being deleted in the
+same block groups — by the previous run's clean-up, a test suite — costs many times what it
+costs otherwise. Before the rounds the benchmark creates probe files (kept until the end) and
+waits, up to `--settle` seconds (default 420), until creating one costs under 60 us of CPU
+(30 us on a calm disk); it says how long it waited and what the last probe cost. Deletions by
+other processes while the rounds run still count: `floor+write` shows what creating the files
+cost in the same rounds, and a note is printed when it is above 3x the floor. `--scratch DIR`
+puts the repository and the rounds' copies on another file system (a tmpfs: `/dev/shm`) to
+see the import's own cost apart from the disk's.
 Every process runs with its bytecode cached (in a scratch folder, `PYTHONPYCACHEPREFIX`) as in
 an installed copy, even where the environment sets `PYTHONDONTWRITEBYTECODE`: compiling the
 tool's fifty modules from source on every run is not the import's cost.
@@ -129,13 +131,40 @@ def run(
     return times
 
 
-def _settle(seconds: float) -> None:
-    """Wait SECONDS with the disk's pending writes flushed, so that files deleted before the
-    run (by its previous run's clean-up or anything else) no longer slow file creation."""
-    if seconds > 0:
-        print(f"settling {seconds:g} s (--settle 0 to skip) ...", file=sys.stderr, flush=True)
+PROBE_FILES = 400
+CALM_US = 60.0  # CPU microseconds to create one file, below which the disk counts as calm
+
+
+def _probe(folder: Path) -> float:
+    """CPU microseconds per file to create PROBE_FILES small files in a new FOLDER."""
+    folder.mkdir()
+    start = time.process_time()
+    for number in range(PROBE_FILES):
+        fd = os.open(folder / f"{number}.md", os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+        os.write(fd, b"probe\n" * 200)
+        os.close(fd)
+    return (time.process_time() - start) / PROBE_FILES * 1e6
+
+
+def _settle(scratch: Path, seconds: float) -> None:
+    """Wait, at most SECONDS, until creating a file under SCRATCH is cheap again: files
+    deleted shortly before the run (its previous run's clean-up, anything else) no longer
+    slow file creation. The probe files stay until the end (deleting them would count)."""
+    os.sync()
+    waited, tries = 0.0, 0
+    cost = _probe(scratch / "probe-0")
+    while cost > CALM_US and waited < seconds:
+        time.sleep(15)
+        waited += 15
+        tries += 1
         os.sync()
-        time.sleep(seconds)
+        cost = _probe(scratch / f"probe-{tries}")
+    state = "calm" if cost <= CALM_US else "NOT calm (the figures include it)"
+    print(
+        f"file system {state} after {waited:g} s: {cost:.0f} us of CPU to create a file",
+        file=sys.stderr,
+        flush=True,
+    )
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -145,7 +174,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--files", type=int, default=2000)
     parser.add_argument("--against", default=None, metavar="PYTHON")
     parser.add_argument("--scratch", type=Path, default=None, metavar="DIR")
-    parser.add_argument("--settle", type=float, default=65.0, metavar="SECONDS")
+    parser.add_argument("--settle", type=float, default=420.0, metavar="SECONDS")
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory(dir=args.scratch) as tmp:
         scratch = Path(tmp)
@@ -157,7 +186,7 @@ def main(argv: list[str] | None = None) -> int:
 
             repo = scratch / "repo"
             generate(repo, args.files, 7, True)
-        _settle(args.settle)
+        _settle(scratch, args.settle)
         times = run(repo, args.repeat, scratch, args.against)
     floor = statistics.median(wall for wall, _ in times["floor"])
     floor_cpu = statistics.median(cpu for _, cpu in times["floor"])
